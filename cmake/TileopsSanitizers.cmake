@@ -1,0 +1,11 @@
+# TILEOPS_SANITIZE=address,undefined or thread applies to every target of the build.
+if(TILEOPS_SANITIZE)
+  string(REPLACE "," ";" _tileops_sanitizers "${TILEOPS_SANITIZE}")
+  foreach(_s IN LISTS _tileops_sanitizers)
+    if(NOT _s MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "TILEOPS_SANITIZE: '${_s}' is not one of address, undefined, thread")
+    endif()
+  endforeach()
+  add_compile_options(-fsanitize=${TILEOPS_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${TILEOPS_SANITIZE})
+endif()

@@ -1,0 +1,24 @@
+// Where tensor memory comes from. One allocator per device type; a backend installs its own.
+#pragma once
+
+#include <cstddef>
+
+#include "tileops/core/device.hpp"
+
+namespace tileops {
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  // Returns memory for nbytes on device (nbytes may be 0). Throws RuntimeError when it cannot.
+  virtual void* allocate(size_t nbytes, Device device) = 0;
+  virtual void deallocate(void* ptr, size_t nbytes, Device device) noexcept = 0;
+};
+
+// The allocator for a device type; the CPU one is always present. Throws OpNotAvailableError when
+// no allocator was installed for that type.
+Allocator& allocator_for(DeviceType type);
+// Installs an allocator (not owned; it must outlive every tensor it allocates). Returns the old one.
+Allocator* set_allocator(DeviceType type, Allocator* allocator);
+
+}  // namespace tileops

@@ -1,0 +1,50 @@
+// Kernel: the callable implementation object. A kernel interface is an abstract Kernel subclass
+// that fixes one call contract of an op ("rms_norm", "batch_norm_fwd_train"); implementations
+// derive from an interface.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <vector>
+
+namespace tileops {
+
+// Identity of a kernel interface: one static object per interface type.
+struct InterfaceInfo {
+  std::string_view name;
+  const std::type_info* type;
+};
+
+struct TuneOptions {
+  int warmup_runs = 5;
+  int timed_runs = 20;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // The kernels this entry holds, for enumeration and tuning. An entry that builds several
+  // kernels (a split-K GEMM and its reduction) lists each; the default is the entry itself.
+  virtual std::vector<Kernel*> kernels() { return {this}; }
+  // The tile configuration in use, for kernel_config() ("" when the kernel has none).
+  virtual std::string config() const { return {}; }
+  // Whether request_tune() does anything for this kernel.
+  virtual bool tunable() const { return false; }
+  // Times the candidate configurations and keeps the fastest. Kernels without candidates ignore
+  // it. Called by Op::request_tune on built kernels, and after building in tuned mode.
+  virtual void request_tune(const TuneOptions&) {}
+};
+
+// Base for kernel interfaces: Derived names itself (kName) and its call spec type.
+template <typename Derived, typename CallT>
+class KernelInterface : public Kernel {
+ public:
+  using Call = CallT;
+  static const InterfaceInfo& info() {
+    static const InterfaceInfo kInfo{Derived::kName, &typeid(Derived)};
+    return kInfo;
+  }
+};
+
+}  // namespace tileops

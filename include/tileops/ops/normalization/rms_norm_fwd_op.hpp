@@ -1,0 +1,37 @@
+// RMSNormFwdOp: y = x / sqrt(mean(x^2 over the normalized dims) + eps) * weight.
+#pragma once
+
+#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/op/call_spec.hpp"
+#include "tileops/op/kernel.hpp"
+
+namespace tileops {
+
+struct RMSNormCall : CallSpec {
+  DType dtype = DType::kFloat32;
+  int64_t rows = 0;  // product of the leading (not normalized) dims
+  int64_t n = 0;     // product of the normalized dims
+  double eps = 0;    // resolved: None becomes the dtype's machine epsilon, as in torch
+  friend bool operator==(const RMSNormCall&, const RMSNormCall&) = default;
+  size_t hash() const { return CallHasher::of(device, dtype, rows, n, eps); }
+  std::string describe() const;
+};
+
+// Interface "rms_norm": x and output are [rows, n] contiguous, weight is [n].
+class RMSNormKernel : public KernelInterface<RMSNormKernel, RMSNormCall> {
+ public:
+  static constexpr std::string_view kName = "rms_norm";
+  virtual void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
+                   const Tensor& output) = 0;
+};
+
+class RMSNormFwdOp final : public gen::RMSNormFwdOpBase {
+ public:
+  explicit RMSNormFwdOp(Params params, Target target = {});
+  static const OpDecl& decl();
+
+ private:
+  void forward(const Tensor& x, const Tensor& weight, Tensor& output) override;
+};
+
+}  // namespace tileops

@@ -1,0 +1,46 @@
+#include "generate.hpp"
+
+#include <filesystem>
+
+#include "manifest_reader.hpp"
+
+namespace opgen {
+namespace {
+
+GenerateResult emit_all(ReadResult read, const std::string& include_prefix,
+                        const std::vector<std::string>& stems_from) {
+  GenerateResult result;
+  result.errors = std::move(read.errors);
+  std::map<std::string, std::vector<const Entry*>> by_file;
+  for (const std::string& f : stems_from) by_file[f];
+  for (const Entry& e : read.entries) by_file[e.file].push_back(&e);
+  for (const auto& [file, entries] : by_file) {
+    const std::string stem = std::filesystem::path(file).stem().string();
+    // Emit entries one at a time first, so each problem is reported against its own entry.
+    std::vector<const Entry*> good;
+    for (const Entry* e : entries) {
+      try {
+        emit_family({e}, {stem, include_prefix});
+        good.push_back(e);
+      } catch (const FieldError& err) {
+        result.errors.push_back({file, err.op(), err.field(), err.what()});
+      } catch (const GenError& err) {
+        result.errors.push_back({file, e->key, "entry", err.what()});
+      }
+    }
+    if (good.size() == entries.size()) result.files[stem] = emit_family(good, {stem, include_prefix});
+  }
+  return result;
+}
+
+}  // namespace
+
+GenerateResult generate(const std::vector<std::string>& files, const std::string& include_prefix) {
+  return emit_all(read_manifest(files), include_prefix, files);
+}
+
+GenerateResult generate_text(const std::string& label, const std::string& yaml_text) {
+  return emit_all(read_manifest_text(label, yaml_text), "tileops/generated", {label});
+}
+
+}  // namespace opgen

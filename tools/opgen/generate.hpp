@@ -1,0 +1,24 @@
+// The generator as a library: validate manifest files and produce the C++ for each.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "diagnostics.hpp"
+#include "op_emitter.hpp"
+
+namespace opgen {
+
+struct GenerateResult {
+  std::map<std::string, GeneratedFile> files;  // by stem
+  std::vector<Diagnostic> errors;
+};
+
+// Reads every file, validates every entry and emits one header/source pair per file. The
+// include prefix is where the generated headers are found ("tileops/generated").
+GenerateResult generate(const std::vector<std::string>& files, const std::string& include_prefix);
+// The same for one in-memory YAML document (tests).
+GenerateResult generate_text(const std::string& label, const std::string& yaml_text);
+
+}  // namespace opgen
