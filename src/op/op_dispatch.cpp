@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "op_internal.hpp"
+#include "tileops/op/dispatch_trace.hpp"
 
 namespace tileops {
 namespace {
@@ -51,6 +52,38 @@ Op::InterfaceState& Op::interface_state(const InterfaceInfo& info) const {
 
 const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec& call,
                                        const detail::CallOps& ops, DeviceFacts* facts_out) const {
+  DispatchTrace* trace = DispatchTrace::current();
+  DispatchDecision decision;
+  if (trace != nullptr) {
+    decision.op = instance_key_;
+    decision.interface = std::string(info.name);
+    decision.call = ops.describe(call);
+    decision.target = serving_target().value_or(std::string(kBuiltinTarget));
+  }
+  try {
+    const ImplementationInfo& winner = dispatch_candidates(info, call, ops, facts_out,
+                                                           trace ? &decision : nullptr);
+    if (trace != nullptr) {
+      decision.winner = winner.key;
+      trace->add(std::move(decision));
+    }
+    return winner;
+  } catch (const Error& e) {
+    if (trace != nullptr) {
+      decision.error = e.what();
+      trace->add(std::move(decision));
+    }
+    throw;
+  }
+}
+
+const ImplementationInfo& Op::dispatch_candidates(const InterfaceInfo& info, const CallSpec& call,
+                                                  const detail::CallOps& ops,
+                                                  DeviceFacts* facts_out,
+                                                  DispatchDecision* decision) const {
+  auto drop = [&](const ImplementationInfo* c, std::string why) {
+    if (decision != nullptr) decision->dropped.emplace_back(c->key, std::move(why));
+  };
   std::vector<const ImplementationInfo*> candidates;
   for (const auto& impl : table_) {
     if (impl->interface == &info) candidates.push_back(impl.get());
@@ -58,7 +91,11 @@ const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec
   const DeviceType type = call.device.type;
   std::vector<const ImplementationInfo*> on_device;
   for (const ImplementationInfo* c : candidates) {
-    if (runs_on(*c, type)) on_device.push_back(c);
+    if (runs_on(*c, type)) {
+      on_device.push_back(c);
+    } else {
+      drop(c, fmt::format("runs on {}, not {}", device_list(*c), device_type_name(type)));
+    }
   }
   if (on_device.empty()) {
     std::vector<std::string> listed;
@@ -80,11 +117,13 @@ const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec
             c->supported_archs.end()) {
       rejected.push_back(fmt::format("{}: architecture {} is not in supported_archs [{}]", c->key,
                                      facts.arch, fmt::join(c->supported_archs, ", ")));
+      drop(c, rejected.back().substr(c->key.size() + 2));
       continue;
     }
     if (c->refusal) {
       if (auto reason = c->refusal(call, facts)) {
         rejected.push_back(fmt::format("{}: refused: {}", c->key, *reason));
+        drop(c, "refused: " + *reason);
         continue;
       }
     }
@@ -114,6 +153,14 @@ const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec
         "{}: dispatch is ambiguous for this call ({}) on interface '{}': [{}] all serve it and "
         "no preferred_over declaration orders them; declare preferred_over on one of them",
         schema_.name, ops.describe(call), info.name, fmt::join(tied, ", ")));
+  }
+  for (const ImplementationInfo* c : survivors) {
+    if (c == winners.front()) continue;
+    if (c->general && !winners.front()->general) {
+      drop(c, "general: ranks below every specialised implementation");
+    } else {
+      drop(c, fmt::format("outranked by {} (preferred_over)", winners.front()->key));
+    }
   }
   if (facts_out != nullptr) *facts_out = facts;
   return *winners.front();

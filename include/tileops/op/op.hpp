@@ -26,6 +26,8 @@
 
 namespace tileops {
 
+struct DispatchDecision;
+
 // What an op class declares to the base: the kernel interfaces its forward calls, the sub-op
 // types it may hold (composite ops), and the extra construction parameter names its family
 // defines (the generic constructor lets only these through besides the manifest's).
@@ -95,6 +97,8 @@ class Op {
   const Target& target() const noexcept { return target_; }
   // The target this instance settled on ("builtin" for in-tree), or nullopt before the first call.
   std::optional<std::string> serving_target() const;
+  // The instance's parameters by manifest name (defaults included).
+  ParamMap param_values() const { return param_map_(); }
   // The op's dtype parameter, for ops that take one; nullopt otherwise.
   virtual std::optional<DType> dtype() const { return std::nullopt; }
 
@@ -173,6 +177,9 @@ class Op {
                           const std::function<std::unique_ptr<Op>(Target)>& make);
   const ImplementationInfo& dispatch(const InterfaceInfo& info, const CallSpec& call,
                                      const detail::CallOps& ops, DeviceFacts* facts_out) const;
+  const ImplementationInfo& dispatch_candidates(const InterfaceInfo& info, const CallSpec& call,
+                                                const detail::CallOps& ops, DeviceFacts* facts_out,
+                                                DispatchDecision* decision) const;
   InterfaceState& interface_state(const InterfaceInfo& info) const;
 
   void settle_target(detail::CallFrame& frame);
