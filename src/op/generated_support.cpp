@@ -94,6 +94,7 @@ std::string show(double v) { return fmt::format("{}", v); }
 std::string show(bool v) { return v ? "true" : "false"; }
 std::string show(std::string_view v) { return fmt::format("'{}'", v); }
 std::string show(DType v) { return std::string(dtype_name(v)); }
+std::string show(const Tensor& v) { return v.defined() ? v.str() : std::string("None"); }
 
 void require_param(std::string_view op, std::string_view name, bool supplied) {
   if (!supplied) {
@@ -115,7 +116,7 @@ void throw_unknown_param(std::string_view op, std::string_view name,
 
 namespace {
 const char* kind_name(const ParamValue& v) {
-  static const char* kNames[] = {"None", "bool", "int", "float", "str", "list[int]", "dtype"};
+  static const char* kNames[] = {"None", "bool", "int", "float", "str", "list[int]", "dtype", "tensor"};
   return kNames[v.index()];
 }
 template <typename T>
@@ -160,6 +161,13 @@ DType param_as<DType>(std::string_view op, std::string_view name, const ParamVal
     if (auto d = dtype_from_name(*s)) return *d;
   }
   wrong_kind<DType>(op, name, "a dtype", v);
+}
+
+template <>
+Tensor param_as<Tensor>(std::string_view op, std::string_view name, const ParamValue& v) {
+  if (auto* t = std::get_if<Tensor>(&v)) return *t;
+  if (std::holds_alternative<NoneValue>(v)) return Tensor();
+  wrong_kind<Tensor>(op, name, "a tensor or None", v);
 }
 
 RecordTensor record_input(const CallRecord& record, int index) {

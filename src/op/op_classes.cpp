@@ -31,7 +31,9 @@ void register_op_class(const OpSchema& schema, OpFactory factory, bool composite
     throw ContractError(fmt::format("op class {} is registered twice", schema.name));
   }
   if (!slot || factory) {
-    slot = std::make_unique<OpClassInfo>(OpClassInfo{&schema, std::move(factory), composite});
+    const bool boundary = factory != nullptr && !schema.inputs.empty() && !composite;
+    slot = std::make_unique<OpClassInfo>(
+        OpClassInfo{&schema, std::move(factory), composite, boundary});
   }
 }
 

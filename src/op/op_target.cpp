@@ -2,16 +2,20 @@
 #include <fmt/format.h>
 
 #include "op_internal.hpp"
+#include "tileops/op/warnings.hpp"
 
 namespace tileops {
 
 void Op::settle_target(detail::CallFrame& frame) {
   if (target_state_.load(std::memory_order_acquire) != TargetState::kUnsettled) return;
   // A call with no tensor probes nothing and settles nothing, unless a target is named.
-  if (!frame.device && !target_ && !default_target()) return;
+  bool has_tensor = false;
+  for (int i = 0; i < frame.n_inputs && !has_tensor; ++i) has_tensor = frame.inputs[i]->defined();
+  if (!has_tensor && !target_ && !default_target()) return;
   std::lock_guard lock(target_mutex_);
   if (target_state_.load(std::memory_order_relaxed) != TargetState::kUnsettled) return;
-  std::string chosen = detail::select_target(target_, frame.device);
+  std::string chosen =
+      detail::select_target(target_, has_tensor ? frame.device : std::optional<Device>());
   if (chosen != kBuiltinTarget && detail::find_builder(schema_.name, chosen) == nullptr) {
     const auto serving = registered_targets(schema_.name);
     throw OpNotAvailableError(fmt::format(
@@ -29,10 +33,6 @@ void Op::settle_target(detail::CallFrame& frame) {
 }
 
 void Op::run_target(detail::CallFrame& frame) {
-  const Tensor* first = nullptr;
-  for (int i = 0; i < frame.n_inputs && first == nullptr; ++i) {
-    if (frame.inputs[i]->defined()) first = frame.inputs[i];
-  }
   const Device device = frame.device.value_or(Device::cpu());
   TargetKernel* kernel = nullptr;
   {
@@ -74,6 +74,10 @@ void Op::run_target(detail::CallFrame& frame) {
     if (tuned()) {
       if (built->tunable()) {
         built->request_tune(tune_options_);
+      } else {
+        warn(fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
+                         "untuned",
+                         instance_key_, serving_name_));
       }
     }
     slot->kernel = std::move(built);

@@ -13,6 +13,7 @@ std::string param_value_str(const ParamValue& value) {
     std::string operator()(const std::string& v) const { return fmt::format("'{}'", v); }
     std::string operator()(const IntList& v) const { return v.str(); }
     std::string operator()(DType v) const { return std::string(dtype_name(v)); }
+    std::string operator()(const Tensor& v) const { return v.str(); }
   };
   return std::visit(Visitor{}, value);
 }

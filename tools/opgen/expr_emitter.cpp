@@ -34,7 +34,10 @@ Typed emit_tensor_attribute(const Expr& e, const Scope& scope) {
   const TensorBinding& t = *scope.tensor(obj.text);
   if (e.text == "shape") return {Ty::kShape, false, t.shape_code};
   if (e.text == "ndim") return {Ty::kInt, false, fmt::format("int64_t(({}).rank())", t.shape_code)};
-  throw GenError(fmt::format("unknown tensor attribute '.{}'; expected .shape, .ndim or .numel()",
+  if (e.text == "dtype" && !t.dtype_code.empty()) {
+    return {Ty::kStr, false, fmt::format("::tileops::dtype_name({})", t.dtype_code)};
+  }
+  throw GenError(fmt::format("unknown tensor attribute '.{}'; expected .shape, .ndim, .dtype or .numel()",
                              e.text));
 }
 
@@ -257,6 +260,7 @@ std::string ty_name(Ty ty) {
     case Ty::kShape: return "shape";
     case Ty::kNone: return "None";
     case Ty::kDType: return "dtype";
+    case Ty::kTensor: return "tensor";
   }
   return "?";
 }
@@ -270,6 +274,7 @@ std::string cpp_type(Ty ty) {
     case Ty::kShape: return "::tileops::Shape";
     case Ty::kNone: return "::tileops::NoneValue";
     case Ty::kDType: return "::tileops::DType";
+    case Ty::kTensor: return "::tileops::Tensor";
   }
   return "?";
 }

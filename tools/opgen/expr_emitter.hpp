@@ -8,7 +8,7 @@
 
 namespace opgen {
 
-enum class Ty { kInt, kFloat, kBool, kStr, kShape, kNone, kDType };
+enum class Ty { kInt, kFloat, kBool, kStr, kShape, kNone, kDType, kTensor };
 
 std::string ty_name(Ty ty);
 std::string cpp_type(Ty ty);  // int64_t, double, bool, std::string_view, ::tileops::Shape, ...
@@ -23,6 +23,7 @@ struct TensorBinding {
   std::string shape_code;    // C++ expression of type Shape
   std::string present_code;  // C++ expression: true when the tensor was passed
   bool optional = false;
+  std::string dtype_code;  // C++ expression of type DType ("" when not known at this point)
 };
 
 class Scope {

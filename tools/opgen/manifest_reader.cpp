@@ -129,9 +129,11 @@ void parse_param_type(ParamDecl& p) {
     p.ty = Ty::kShape;
   } else if (parts == std::set<std::string>{"dtype"} || parts == std::set<std::string>{"torch.dtype"}) {
     p.ty = Ty::kDType;
+  } else if (parts == std::set<std::string>{"tensor"} || parts == std::set<std::string>{"torch.Tensor"}) {
+    p.ty = Ty::kTensor;  // a construction-time tensor
   } else {
     throw GenError(fmt::format("type '{}' is not supported; expected int, float, int | float, bool, "
-                               "str, list[int] | tuple[int, ...] or dtype, each optionally | None",
+                               "str, list[int] | tuple[int, ...], dtype or tensor, each optionally | None",
                                p.type_text));
   }
 }
@@ -153,6 +155,7 @@ std::string param_value_cpp(const ParamDecl& p, const YAML::Node& v) {
       for (const auto& item : v) items.push_back(item.as<int64_t>());
       return fmt::format("::tileops::ParamValue(::tileops::IntList{{{}}})", fmt::join(items, ", "));
     }
+    case Ty::kTensor: throw GenError("a tensor parameter can only default to null; workloads cannot pin it");
     case Ty::kDType: {
       const std::string name = v.as<std::string>();
       if (!kDTypeTokens.count(name)) throw GenError(fmt::format("'{}' is not a dtype", name));
@@ -165,7 +168,7 @@ std::string param_value_cpp(const ParamDecl& p, const YAML::Node& v) {
 
 // The C++ member initializer of a parameter's default.
 std::string default_cpp(const ParamDecl& p, const YAML::Node& v) {
-  if (v.IsNull()) return "std::nullopt";
+  if (v.IsNull()) return p.ty == Ty::kTensor ? "{}" : "std::nullopt";
   switch (p.ty) {
     case Ty::kInt: return fmt::format("{}", v.as<int64_t>());
     case Ty::kFloat: return fmt::format("{}", v.as<double>());

@@ -29,6 +29,9 @@ std::string cpp_string(const std::string& text) {
 }
 
 std::string member_type(const ParamDecl& p) {
+  if (p.ty == Ty::kTensor) {  // an undefined Tensor is None
+    return p.required ? "::tileops::Required<::tileops::Tensor>" : "::tileops::Tensor";
+  }
   std::string base = p.ty == Ty::kShape ? "::tileops::IntList" : cpp_type(p.ty);
   if (p.required) return fmt::format("::tileops::Required<{}>", base);
   if (p.nullable) return fmt::format("std::optional<{}>", base);
@@ -47,6 +50,7 @@ std::string param_kind(Ty ty) {
     case Ty::kStr: return "::tileops::ParamKind::kStr";
     case Ty::kShape: return "::tileops::ParamKind::kIntList";
     case Ty::kDType: return "::tileops::ParamKind::kDType";
+    case Ty::kTensor: return "::tileops::ParamKind::kTensor";
     default: return "::tileops::ParamKind::kInt";
   }
 }
@@ -206,22 +210,32 @@ void emit_roofline(std::ostream& s, const Entry& e) {
     s << fmt::format("  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_input(r, {});\n",
                      e.inputs[i].name, i);
     scope.add_tensor(e.inputs[i].name, {"r_" + e.inputs[i].name + ".shape", "r_" + e.inputs[i].name + ".present",
-                                        e.inputs[i].optional});
+                                        e.inputs[i].optional, "r_" + e.inputs[i].name + ".dtype"});
   }
   for (size_t i = 0; i < e.outputs.size(); ++i) {
     s << fmt::format("  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_output(r, {});\n",
                      e.outputs[i].name, i);
-    scope.add_tensor(e.outputs[i].name, {"r_" + e.outputs[i].name + ".shape", "true", false});
+    scope.add_tensor(e.outputs[i].name, {"r_" + e.outputs[i].name + ".shape", "true", false,
+                                         "r_" + e.outputs[i].name + ".dtype"});
   }
   emit_param_locals(s, e, "params_");
-  for (const auto& p : e.params) scope.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
+  for (const auto& p : e.params) {
+    if (p.ty == Ty::kTensor) {
+      scope.add_tensor(p.name, {"p_" + p.name + ".shape()", "p_" + p.name + ".defined()", p.nullable,
+                                "p_" + p.name + ".dtype()"});
+    } else {
+      scope.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
+    }
+  }
   const std::string first = !e.inputs.empty() ? "r_" + e.inputs.front().name : "r_" + e.outputs.front().name;
   s << fmt::format("  [[maybe_unused]] const int64_t elem_bytes = int64_t(::tileops::dtype_size({}.dtype));\n",
                    first);
   scope.add_value("elem_bytes", Typed{Ty::kInt, false, "elem_bytes"});
   Scope arithmetic;
   arithmetic.arithmetic_only = true;
-  for (const auto& p : e.params) arithmetic.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
+  for (const auto& p : e.params) {
+    if (p.ty != Ty::kTensor) arithmetic.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
+  }
   arithmetic.add_value("elem_bytes", Typed{Ty::kInt, false, "elem_bytes"});
   for (size_t i = 0; i < e.roofline.vars.size(); ++i) {
     const auto& [name, expr] = e.roofline.vars[i];
@@ -276,7 +290,7 @@ void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan&
   std::vector<std::string> known;
   for (const auto& p : e.params) {
     known.push_back(cpp_string(p.name));
-    const std::string conv = p.nullable ? "optional_param_as" : "param_as";
+    const std::string conv = p.nullable && p.ty != Ty::kTensor ? "optional_param_as" : "param_as";
     s << fmt::format("    if (name == \"{0}\") {{\n      p.{0} = ::tileops::detail::{1}<{2}>(kName, name, value);\n"
                      "      continue;\n    }}\n",
                      p.name, conv, value_type(p));

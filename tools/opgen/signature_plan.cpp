@@ -29,11 +29,19 @@ class Planner {
  public:
   explicit Planner(const Entry& e) : e_(e), out_defined_(e.outputs.size(), false) {
     for (const ParamDecl& p : e.params) {
+      if (p.ty == Ty::kTensor) {  // construction-time tensor
+        TensorBinding b{"p_" + p.name + ".shape()", "p_" + p.name + ".defined()", p.nullable,
+                        "p_" + p.name + ".dtype()"};
+        scope_.add_tensor(p.name, b);
+        param_only_scope_.add_tensor(p.name, b);
+        continue;
+      }
       scope_.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
       param_only_scope_.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
     }
     for (const TensorDecl& t : e.inputs) {
-      scope_.add_tensor(t.name, {"t_" + t.name + ".shape()", "t_" + t.name + ".defined()", t.optional});
+      scope_.add_tensor(t.name, {"t_" + t.name + ".shape()", "t_" + t.name + ".defined()", t.optional,
+                                 "t_" + t.name + ".dtype()"});
     }
   }
 

@@ -93,6 +93,7 @@ std::string show(double v);
 std::string show(bool v);
 std::string show(std::string_view v);
 std::string show(DType v);
+std::string show(const Tensor& v);
 template <typename T>
 std::string show(const std::optional<T>& v) {
   return v ? show(*v) : std::string("None");
@@ -116,6 +117,7 @@ ParamValue to_value(const T& v) {
   return ParamValue(v);
 }
 inline ParamValue to_value(const std::string& v) { return ParamValue(v); }
+inline ParamValue to_value(const Tensor& v) { return v.defined() ? ParamValue(v) : ParamValue(NoneValue{}); }
 template <typename T>
 ParamValue to_value(const std::optional<T>& v) {
   return v ? to_value(*v) : ParamValue(NoneValue{});

@@ -11,6 +11,7 @@
 
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
+#include "tileops/core/tensor.hpp"
 
 namespace tileops {
 
@@ -22,7 +23,7 @@ struct NoneValue {
 };
 
 // One parameter value by name. The alternatives cover every manifest param type tileops accepts.
-using ParamValue = std::variant<NoneValue, bool, int64_t, double, std::string, IntList, DType>;
+using ParamValue = std::variant<NoneValue, bool, int64_t, double, std::string, IntList, DType, Tensor>;
 using ParamMap = std::vector<std::pair<std::string, ParamValue>>;
 
 std::string param_value_str(const ParamValue& value);  // "None", "true", "3", "[4096]", "'1d'"

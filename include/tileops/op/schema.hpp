@@ -22,7 +22,7 @@ class Op;
 
 inline constexpr int kMaxTensors = 8;  // inputs or outputs of one op
 
-enum class ParamKind : uint8_t { kBool, kInt, kFloat, kStr, kIntList, kDType };
+enum class ParamKind : uint8_t { kBool, kInt, kFloat, kStr, kIntList, kDType, kTensor };
 
 struct ParamSlot {
   std::string_view name;
@@ -72,6 +72,9 @@ struct OpClassInfo {
   const OpSchema* schema;
   OpFactory factory;  // null for spec-only entries without a class
   bool composite;
+  // A torch custom op (the compile boundary) exists iff the op has a call-time tensor input and
+  // is not composite.
+  bool compile_boundary;
 };
 
 void register_op_class(const OpSchema& schema, OpFactory factory, bool composite);
