@@ -1,0 +1,189 @@
+// Checklist §1.4: the seven steps of a call and the empty-write shortcut.
+#include "behaviour_helpers.hpp"
+#include "tileops/op/target.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::contains;
+using testing::filled;
+
+TEST(B22_SignatureCheck, MissingRequiredInputIsRejected) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  try {
+    op(Tensor());
+    FAIL();
+  } catch (const SignatureError& e) {
+    EXPECT_TRUE(contains(e.what(), "ProbeFwdOp: argument 'x'")) << e.what();
+  }
+}
+
+TEST(B22_SignatureCheck, OptionalInputMayBeAbsentButIsCheckedWhenPresent) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  EXPECT_NO_THROW(op(filled({2, 3}, 1)));
+  Tensor y = op(filled({2, 3}, 1), filled({3}, 0.5f));
+  EXPECT_FLOAT_EQ(y.data_as<float>()[0], 1.5f);
+  try {
+    op(filled({2, 3}, 1), filled({4}, 0.5f));
+    FAIL();
+  } catch (const ShapeError& e) {
+    EXPECT_TRUE(contains(e.what(), "argument 'bias'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "bias.shape=[4]")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "x.shape=[2, 3]")) << e.what();
+  }
+}
+
+TEST(B22_SignatureCheck, DtypeUnionAndSameAsAreEnforced) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  try {
+    op(filled({2}, 1, DType::kFloat32), filled({2}, 1, DType::kFloat16));
+    FAIL();
+  } catch (const DTypeError& e) {
+    EXPECT_TRUE(contains(e.what(), "argument 'bias': expected dtype same_as(x) (float32), got float16"))
+        << e.what();
+  }
+  EXPECT_THROW(op(Tensor::empty({2}, DType::kInt32)), DTypeError);
+}
+
+TEST(B22_SignatureCheck, TensorsOnDifferentDevicesAreRejected) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  // A tensor that claims another device (never dereferenced: the check fails first).
+  float storage[3] = {0, 0, 0};
+  Tensor other = Tensor::from_blob(storage, {3}, {1}, DType::kFloat32, Device::parse("elsewhere:0"));
+  try {
+    op(filled({2, 3}, 1), other);
+    FAIL();
+  } catch (const DeviceError& e) {
+    EXPECT_TRUE(contains(e.what(), "expected a tensor on cpu")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "got a tensor on elsewhere:0")) << e.what();
+  }
+}
+
+TEST(B22_SignatureCheck, NonContiguousInputIsRejectedWithAClearMessage) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  Tensor base = filled({4, 6}, 1);
+  Tensor transposed = base.as_strided({6, 4}, {1, 6}, 0);
+  try {
+    op(transposed);
+    FAIL();
+  } catch (const SignatureError& e) {
+    EXPECT_TRUE(contains(e.what(), "contiguous (row-major) strides [4, 1]")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "got strides [1, 6]")) << e.what();
+  }
+}
+
+TEST(B22_SignatureCheck, DeclaredShapeBindsSymbolsAndChecksLinearDims) {
+  Registration reg = register_accumulate_cpu();
+  ProbeMutateFwdOp op;
+  Tensor acc = filled({2, 7}, 0);
+  try {
+    op(filled({2, 7}, 1), acc);  // [R, 2 * C] needs an even last dim
+    FAIL();
+  } catch (const ShapeError& e) {
+    EXPECT_TRUE(contains(e.what(), "a multiple of 2")) << e.what();
+  }
+  EXPECT_THROW(op(filled({2, 8, 1}, 1), filled({2, 8, 1}, 0)), ShapeError);  // rank
+  Tensor y = op(filled({2, 8}, 1), filled({2, 8}, 0));
+  EXPECT_EQ(y.shape(), (Shape{2, 4}));  // [R, C] inferred from the bound symbols
+}
+
+TEST(B22_SignatureCheck, FailureSettlesNothing) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  EXPECT_THROW(op(Tensor::empty({2}, DType::kInt8)), DTypeError);
+  EXPECT_FALSE(op.serving_target().has_value());
+  EXPECT_TRUE(op.built_entries("probe_a").empty());
+  EXPECT_FALSE(op.last_call().has_value());
+}
+
+TEST(B24_EmptyWrite, ZeroRowsRunNoKernelEvenWithAnEmptyTable) {
+  ProbeFwdOp op;  // no implementation registered at all
+  Tensor y = op(Tensor::empty({0, 5}, DType::kFloat16));
+  EXPECT_EQ(y.shape(), (Shape{0, 5}));
+  EXPECT_EQ(y.dtype(), DType::kFloat16);
+  EXPECT_EQ(y.device(), Device::cpu());
+  EXPECT_EQ(op.last_call()->served_by, "empty-write");
+}
+
+TEST(B24_EmptyWrite, AMutatedInputWithElementsIsAWrite) {
+  Registration reg = register_accumulate_cpu();
+  ProbeMutateFwdOp op;
+  Tensor acc = filled({0, 8}, 0);
+  EXPECT_EQ(op(filled({0, 8}, 1), acc).numel(), 0);
+  EXPECT_EQ(op.last_call()->served_by, "empty-write");
+}
+
+TEST(B25_EmptyWriteSettlesNoTarget, TargetIsChosenByTheFirstRealCall) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  op(Tensor::empty({0, 2}, DType::kFloat32));
+  EXPECT_FALSE(op.serving_target().has_value());
+  op(filled({1, 2}, 1));
+  EXPECT_EQ(op.serving_target(), "builtin");
+}
+
+TEST(B26_RunStep, TheBodyRunsWhenNoTargetBuilderServesTheOp) {
+  ProbeCounters counters;
+  Registration reg = register_probe({.key = "k", .counters = &counters});
+  ProbeFwdOp op({.scale = 3});
+  Tensor y = op(filled({2}, 2));
+  EXPECT_FLOAT_EQ(y.data_as<float>()[1], 6.0f);
+  EXPECT_EQ(counters.runs, 1);
+}
+
+TEST(B27_ReturnValueCheck, ABodyThatReturnsTheWrongShapeFailsTheCall) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op({.mode = "bad-output"});
+  try {
+    op(filled({2, 3}, 1));
+    FAIL();
+  } catch (const ContractError& e) {
+    EXPECT_TRUE(contains(e.what(), "output 'y'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "expected float32[2, 3] on cpu")) << e.what();
+  }
+  EXPECT_FALSE(op.last_call().has_value());
+}
+
+TEST(B29_LastCall, KeepsTheRecordOfTheLastCompletedCall) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  op(filled({2, 3}, 1), filled({3}, 1));
+  auto record = op.last_call();
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->n_inputs, 2);
+  EXPECT_EQ(record->inputs[0]->shape, (Shape{2, 3}));
+  EXPECT_TRUE(record->inputs[1].has_value());
+  EXPECT_EQ(record->outputs[0].shape, (Shape{2, 3}));
+  EXPECT_EQ(record->served_by, "k");
+  op(filled({5}, 1));
+  EXPECT_FALSE(op.last_call()->inputs[1].has_value());  // optional input absent this time
+}
+
+TEST(B30_CaptureMode, EagerCallsAlwaysRunTheSignatureCheck) {
+  // tileops offers no capture mode in C++; the torch binding (issue 4) adds the boundary. Every
+  // call runs step 1, including cached ones.
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op;
+  op(filled({2}, 1));
+  EXPECT_THROW(op(Tensor::empty({2}, DType::kInt8)), DTypeError);
+}
+
+TEST(CallInto, SuppliedOutputsAreCheckedAndWritten) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op({.scale = 2});
+  Tensor x = filled({2, 2}, 1);
+  Tensor out = filled({2, 2}, -7);
+  op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{out});
+  EXPECT_FLOAT_EQ(out.data_as<float>()[3], 2.0f);
+  Tensor wrong = filled({2, 3}, -7);
+  EXPECT_THROW(op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{wrong}), SignatureError);
+  EXPECT_FLOAT_EQ(wrong.data_as<float>()[0], -7.0f);  // a bad call writes nothing
+}
+
+}  // namespace
+}  // namespace tileops
