@@ -24,6 +24,10 @@ Typed emit_call(const Expr& e, const Scope& scope);
 
 Typed emit_tensor_attribute(const Expr& e, const Scope& scope) {
   const Expr& obj = *e.args[0];
+  if (scope.arithmetic_only && obj.kind == ExprKind::kName) {
+    throw GenError(fmt::format("'{}.{}' is not allowed in flops/bytes; bind it in a var first",
+                               obj.text, e.text));
+  }
   if (obj.kind != ExprKind::kName || !scope.tensor(obj.text)) {
     throw GenError(fmt::format("attribute '.{}' applies only to a tensor name", e.text));
   }

@@ -122,11 +122,13 @@ class Planner {
     std::vector<std::string> names;
     collect_names(ex, names);
     for (const auto& n : names) {
-      if (name_ready(n)) continue;
-      if (is_output(n)) return fmt::format("reads output '{}' whose shape nothing defines", n);
+      if (name_ready(n) || is_output(n)) continue;
       return fmt::format("name '{}' is not an input, output or parameter, and no shape "
                          "declaration or 'x.shape == (...)' rule binds it",
                          n);
+    }
+    for (const auto& n : names) {
+      if (!name_ready(n)) return fmt::format("reads output '{}' whose shape nothing defines", n);
     }
     return "cannot be ordered";
   }
