@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Quick start, part 2: install what is needed, build, and run every test: the suites (ctest),
+# the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the concurrency tests under
+# ThreadSanitizer, and the out-of-tree consumer and backend examples against the installed package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== default build: all suites"
+cmake --preset default >/dev/null
+cmake --build --preset default -j "$jobs"
+ctest --preset default -j "$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 ctest --preset asan -j "$jobs"
+
+echo "== ThreadSanitizer: concurrency"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs" --target tileops_behaviour_tests tileops_core_tests
+ctest --preset tsan -j "$jobs"
+
+if [ -x scripts/build-examples.sh ] || [ -f scripts/build-examples.sh ]; then
+  echo "== examples against the installed package"
+  bash scripts/build-examples.sh build/default
+fi
+echo "run-tests: all suites passed"
