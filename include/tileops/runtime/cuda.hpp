@@ -1,0 +1,75 @@
+// The CUDA runtime as tileops uses it: the driver is loaded when a CUDA device is first used.
+// Ops enqueue their work on the caller's current stream (set with StreamGuard) or on a
+// per-device default stream, and allocate outputs stream-ordered, so a cached call never
+// synchronises the host and can be captured in a CUDA graph.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tileops/core/tensor.hpp"
+
+namespace tileops::cuda {
+
+using StreamHandle = void*;  // a CUstream
+
+// A driver and at least one device are present. Never throws.
+bool available() noexcept;
+int device_count();
+std::string device_name(int device);
+
+// The stream ops on device use on this thread.
+StreamHandle current_stream(int device);
+// Makes stream the current one for device on this thread until destroyed.
+class StreamGuard {
+ public:
+  StreamGuard(int device, StreamHandle stream);
+  ~StreamGuard();
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
+
+ private:
+  int device_;
+  StreamHandle previous_;
+};
+StreamHandle create_stream(int device);
+void synchronize(int device);
+
+// Copies src into dst (same shape and dtype, both contiguous), between any of host and device.
+// Synchronises with the device's current stream for device-to-host copies.
+void copy(const Tensor& dst, const Tensor& src);
+Tensor to_device(const Tensor& src, Device device);
+// Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float type).
+void fill_bytes(const Tensor& t, unsigned char value);
+
+// A CUDA graph captured from the work enqueued on stream between begin and end.
+class Graph {
+ public:
+  Graph(int device, StreamHandle stream);  // begins capture (thread-local mode)
+  ~Graph();
+  void end_capture();
+  void replay();
+
+ private:
+  int device_;
+  StreamHandle stream_;
+  void* graph_ = nullptr;
+  void* exec_ = nullptr;
+};
+
+// Device timing with events on a stream: start(), stop(), then milliseconds().
+class EventTimer {
+ public:
+  EventTimer(int device, StreamHandle stream);
+  ~EventTimer();
+  void start();
+  void stop();
+  float milliseconds();
+
+ private:
+  StreamHandle stream_;
+  void* start_ = nullptr;
+  void* stop_ = nullptr;
+};
+
+}  // namespace tileops::cuda

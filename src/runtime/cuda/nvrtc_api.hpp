@@ -1,0 +1,26 @@
+// NVRTC, loaded at run time (libnvrtc.so.13): kernels compile for the device's architecture at
+// first launch, and for sm_90a in CI with no GPU.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tileops::cuda {
+
+struct CompileResult {
+  std::vector<char> cubin;
+  std::string log;
+  double seconds = 0;
+};
+
+// Whether libnvrtc could be loaded; never throws.
+bool nvrtc_available() noexcept;
+// "13.0" and so on. Throws RuntimeError when NVRTC is missing.
+std::string nvrtc_version();
+// Compiles one translation unit to a cubin for arch ("sm_90a"). Throws RuntimeError with the
+// compiler log when compilation fails.
+CompileResult nvrtc_compile(const std::string& name, const std::string& source,
+                            const std::vector<std::string>& options, const std::string& arch);
+
+}  // namespace tileops::cuda
