@@ -80,7 +80,10 @@ void micro_kernel(int64_t kb, const float* ap, const float* bp, float* c, int64_
   for (int64_t kk = 0; kk < kb; ++kk) {
     const float* a = ap + kk * kMR;
     const float* b = bp + kk * kNR;
+    // Fully unrolled, so that acc lives in vector registers across the k loop.
+#pragma GCC unroll 4
     for (int64_t i = 0; i < kMR; ++i) {
+#pragma GCC unroll 8
       for (int64_t j = 0; j < kNR; ++j) acc[i][j] += a[i] * b[j];
     }
   }
