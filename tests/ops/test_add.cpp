@@ -85,6 +85,11 @@ TEST(AddErrors, RejectsShapesThatDoNotBroadcast) {
   EXPECT_THROW(op(c, d), ShapeError);
 }
 
+TEST(AddErrors, RejectsAlphaThatIsNotANumber) {
+  EXPECT_THROW(make_op("AddFwdOp", {{"alpha", ParamValue(std::string("2"))}}), ParamError);
+  EXPECT_NO_THROW(make_op("AddFwdOp", {{"alpha", ParamValue(int64_t{2})}}));
+}
+
 TEST(AddRoofline, CountsOneFlopPerElementOnlyWithUnitAlpha) {
   const Tensor a = random_tensor(Shape{16, 8, 4}, DType::kFloat16, 1);
   const Tensor b = random_tensor(Shape{8, 1}, DType::kFloat16, 2);

@@ -27,6 +27,7 @@ TEST_P(GatedMLPCpu, OddSizesMatchReference) {
   EXPECT_TRUE(matches_reference(op, mlp_shapes(7, 33, 17), GetParam()));
   EXPECT_TRUE(matches_reference(op, mlp_shapes(12, 96, 80), GetParam()));
   EXPECT_TRUE(matches_reference(op, mlp_shapes(5, 1, 3), GetParam()));
+  EXPECT_TRUE(matches_reference(op, mlp_shapes(3, 8, 0), GetParam()));  // I = 0: zeros
 }
 
 TEST_P(GatedMLPCpu, LargeMatchesReference) {
@@ -129,6 +130,11 @@ TEST(GatedMLPErrors, RejectsInconsistentShapes) {
   EXPECT_THROW(op(x, w_gate_up, random_tensor(Shape{8, 5}, DType::kFloat32, 4)), ShapeError);
   EXPECT_THROW(op(x, w_gate_up, random_tensor(Shape{9, 4}, DType::kFloat32, 4)), ShapeError);
   EXPECT_THROW(op(random_tensor(Shape{8}, DType::kFloat32, 4), w_gate_up, w_down), ShapeError);
+}
+
+TEST(GatedMLPErrors, RejectsUnknownParams) {
+  EXPECT_THROW(make_op("GatedMLPFwdOp", {{"activation", ParamValue(std::string("gelu"))}}),
+               ParamError);
 }
 
 TEST(GatedMLPRoofline, CountsBothProjectionsAndTheActivation) {

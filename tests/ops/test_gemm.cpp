@@ -58,6 +58,15 @@ TEST_P(GemmCpu, UnitReductionMatchesReference) {
   }
 }
 
+TEST_P(GemmCpu, EmptyReductionWritesZeros) {
+  for (const Transposes t : kAllTransposes) {
+    SCOPED_TRACE(::testing::Message() << "trans_a=" << t.a << " trans_b=" << t.b);
+    GemmFwdOp op({.trans_a = t.a, .trans_b = t.b});
+    EXPECT_TRUE(matches_reference(op, gemm_shapes(9, 14, 0, t.a, t.b), GetParam()));
+    EXPECT_TRUE(matches_reference(op, gemm_shapes(1, 14, 0, t.a, t.b), GetParam()));
+  }
+}
+
 TEST_P(GemmCpu, LargeMatchesReference) {
   GemmFwdOp op({});
   EXPECT_TRUE(matches_reference(op, gemm_shapes(256, 384, 512, false, true), GetParam()));
@@ -159,6 +168,12 @@ TEST(GemmErrors, RejectsOperandsThatAreNotMatrices) {
   EXPECT_THROW(op(random_tensor(Shape{4, 6}, DType::kFloat32, 1),
                   random_tensor(Shape{6}, DType::kFloat32, 2)),
                ShapeError);
+}
+
+TEST(GemmErrors, RejectsParamsOfTheWrongKind) {
+  EXPECT_THROW(make_op("GemmFwdOp", {{"trans_b", ParamValue(int64_t{1})}}), ParamError);
+  EXPECT_THROW(make_op("GemmFwdOp", {{"transpose_b", ParamValue(true)}}), ParamError);
+  EXPECT_NO_THROW(make_op("GemmFwdOp", {{"trans_a", ParamValue(true)}}));
 }
 
 TEST(GemmRoofline, CountsTwoFlopsPerMultiplyAdd) {

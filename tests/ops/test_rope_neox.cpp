@@ -57,6 +57,11 @@ TEST(RopeNeoxErrors, RejectsUnknownLayoutAtConstruction) {
   EXPECT_THROW({ RopeNeoxFwdOp op({.layout = "3d"}); }, ParamError);
 }
 
+TEST(RopeNeoxErrors, RejectsParamsOfTheWrongKind) {
+  EXPECT_THROW(make_op("RopeNeoxFwdOp", {{"base", ParamValue(std::string("1e4"))}}), ParamError);
+  EXPECT_THROW(make_op("RopeNeoxFwdOp", {{"layout", ParamValue(std::string("bshd"))}}), ParamError);
+}
+
 TEST(RopeNeoxErrors, RejectsRankThatDoesNotMatchLayout) {
   RopeNeoxFwdOp op_1d({});
   EXPECT_THROW(op_1d(random_tensor(Shape{2, 4, 3, 8}, DType::kFloat32, 1)), ShapeError);

@@ -51,6 +51,10 @@ TEST(SiluAndMulErrors, RejectsWrongRank) {
   EXPECT_THROW(op(random_tensor(Shape{2, 4, 8}, DType::kFloat32, 1)), ShapeError);
 }
 
+TEST(SiluAndMulErrors, RejectsUnknownParams) {
+  EXPECT_THROW(make_op("SiluAndMulFwdOp", {{"approximate", ParamValue(true)}}), ParamError);
+}
+
 TEST(SiluAndMulRoofline, CountsSixFlopsPerOutput) {
   SiluAndMulFwdOp op({});
   op(random_tensor(Shape{3, 10}, DType::kBFloat16, 1));
