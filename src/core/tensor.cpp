@@ -37,6 +37,7 @@ std::shared_ptr<Storage> Storage::allocate(size_t nbytes, Device device) {
 }
 
 bool TensorView::is_contiguous() const noexcept {
+  if (shape.numel() == 0) return true;  // no element to misplace (as in torch)
   int64_t expected = 1;
   for (int i = shape.rank() - 1; i >= 0; --i) {
     if (shape[i] != 1 && strides[i] != expected) return false;

@@ -71,6 +71,18 @@ void fill_record_inputs(detail::CallFrame& frame) {
   }
 }
 
+// An op body may replace an output slot (a composite assigns its last sub-op's result); under
+// call_into the caller's tensor must still receive the values.
+void deliver_supplied_outputs(detail::CallFrame& frame) {
+  if (frame.supplied_outputs == nullptr) return;
+  for (int i = 0; i < frame.n_outputs; ++i) {
+    Tensor supplied = frame.supplied_outputs[i];
+    if (frame.outputs[i].data() == supplied.data()) continue;
+    supplied.copy_from(frame.outputs[i]);
+    frame.outputs[i] = supplied;
+  }
+}
+
 }  // namespace
 
 Op::Op(const OpSchema& schema, const OpDecl& decl, Target target, detail::ParamCheckRef check)
@@ -186,6 +198,7 @@ void Op::run_call(detail::CallFrame& frame) {
       if (frame.record.served_by.empty()) frame.record.served_by = "composite";
     }
     check_outputs(frame);  // 5.
+    deliver_supplied_outputs(frame);
     if (frame.foreign_completion != nullptr) {
       throw ContractError(fmt::format(
           "{}: sub-op {} completed a call inside this call but is not held through "

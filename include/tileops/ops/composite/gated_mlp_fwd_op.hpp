@@ -1,0 +1,20 @@
+// GatedMLPFwdOp: out = (silu(x @ w_gate^T) * (x @ w_up^T)) @ w_down^T, where w_gate_up stacks
+// w_gate ([I, H]) over w_up ([I, H]). A composite op: no kernel interfaces of its own; it holds
+// three sub-ops through delegate_for, one per stage (gate_up, act, down).
+#pragma once
+
+#include "tileops/generated/composite.gen.hpp"
+
+namespace tileops {
+
+class GatedMLPFwdOp final : public gen::GatedMLPFwdOpBase {
+ public:
+  explicit GatedMLPFwdOp(Params params, Target target = {});
+  static const OpDecl& decl();
+
+ private:
+  void forward(const Tensor& x, const Tensor& w_gate_up, const Tensor& w_down,
+               Tensor& out) override;
+};
+
+}  // namespace tileops

@@ -1,0 +1,109 @@
+// Matrix-vector GEMM on the CPU ("gemv_cpu"): serves calls with M == 1 or N == 1, where the
+// blocked kernel would pack a whole panel to use one row or column of it. The vector operand is
+// contiguous in every transpose combination; the matrix is walked either as rows dotted with the
+// vector or as rows scaled into an accumulator, whichever keeps its reads contiguous.
+#include <algorithm>
+#include <vector>
+
+#include "kernels/cpu/element.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/runtime/thread_pool.hpp"
+
+namespace tileops::cpu {
+namespace {
+
+template <typename T>
+std::vector<float> to_floats(const T* v, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) out[i] = load(v[i]);
+  return out;
+}
+
+// y[r] = dot(mat[r, :], v) for mat [rows, k] row-major. Eight partial sums per row keep the
+// loop free of a serial dependency.
+template <typename T>
+void rows_dot(const T* mat, int64_t rows, int64_t k, const std::vector<float>& v, T* y) {
+  parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(k, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t r = begin; r < end; ++r) {
+                   const T* row = mat + r * k;
+                   float partial[8] = {};
+                   int64_t i = 0;
+                   for (; i + 8 <= k; i += 8) {
+                     for (int j = 0; j < 8; ++j) partial[j] += load(row[i + j]) * v[i + j];
+                   }
+                   for (; i < k; ++i) partial[0] += load(row[i]) * v[i];
+                   float sum = 0;
+                   for (float p : partial) sum += p;
+                   y[r] = store<T>(sum);
+                 }
+               });
+}
+
+// y[c] = sum_r v[r] * mat[r, c] for mat [k, cols] row-major; each task owns a band of columns.
+template <typename T>
+void cols_axpy(const T* mat, int64_t k, int64_t cols, const std::vector<float>& v, T* y) {
+  constexpr int64_t kBand = 256;
+  const int64_t bands = (cols + kBand - 1) / kBand;
+  parallel_for(bands, std::max<int64_t>(1, 16384 / std::max<int64_t>(k * kBand, 1)),
+               [&](int64_t begin, int64_t end) {
+                 float acc[kBand];
+                 for (int64_t band = begin; band < end; ++band) {
+                   const int64_t c0 = band * kBand;
+                   const int64_t width = std::min(kBand, cols - c0);
+                   std::fill(acc, acc + width, 0.0f);
+                   for (int64_t r = 0; r < k; ++r) {
+                     const T* row = mat + r * cols + c0;
+                     const float s = v[r];
+                     for (int64_t c = 0; c < width; ++c) acc[c] += s * load(row[c]);
+                   }
+                   for (int64_t c = 0; c < width; ++c) y[c0 + c] = store<T>(acc[c]);
+                 }
+               });
+}
+
+template <typename T>
+void gemv(const GemmCall& call, const T* a, const T* b, T* d) {
+  if (call.m == 1) {
+    // d[0, :] = a_vec @ op(b): a is [1, k] or [k, 1], contiguous either way.
+    const std::vector<float> v = to_floats(a, call.k);
+    if (call.trans_b) {
+      rows_dot(b, call.n, call.k, v, d);  // b is [n, k]
+    } else {
+      cols_axpy(b, call.k, call.n, v, d);  // b is [k, n]
+    }
+  } else {
+    // d[:, 0] = op(a) @ b_vec: b is [1, k] or [k, 1], contiguous either way.
+    const std::vector<float> v = to_floats(b, call.k);
+    if (call.trans_a) {
+      cols_axpy(a, call.k, call.m, v, d);  // a is [k, m]
+    } else {
+      rows_dot(a, call.m, call.k, v, d);  // a is [m, k]
+    }
+  }
+}
+
+class GemvCpuKernel final : public GemmKernel {
+ public:
+  using Interface = GemmKernel;
+  static constexpr DeviceType devices[] = {kCPU};
+
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
+    if (call.m == 1 || call.n == 1) return std::nullopt;
+    return fmt::format("a matrix-vector kernel: needs M == 1 or N == 1, got M={}, N={}", call.m,
+                       call.n);
+  }
+
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+    visit_float_dtype(call.dtype, [&]<DType D>() {
+      using T = element_t<D>;
+      gemv<T>(call, a.data_as<const T>(), b.data_as<const T>(), d.data_as<T>());
+    });
+  }
+};
+
+const StaticKernelRegistration<GemvCpuKernel> kRegistration("GemmFwdOp", "gemv_cpu");
+
+}  // namespace
+}  // namespace tileops::cpu

@@ -1,0 +1,24 @@
+#include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
+
+namespace tileops {
+
+std::string SiluAndMulCall::describe() const {
+  return fmt::format("{}, {}, {}, {}", describe_field("device", device),
+                     describe_field("dtype", dtype), describe_field("m", m),
+                     describe_field("n", n));
+}
+
+SiluAndMulFwdOp::SiluAndMulFwdOp(Params params, Target target)
+    : SiluAndMulFwdOpBase(std::move(params), decl(), std::move(target)) {}
+
+const OpDecl& SiluAndMulFwdOp::decl() {
+  static const OpDecl kDecl{{&SiluAndMulKernel::info()}, {}, {}};
+  return kDecl;
+}
+
+void SiluAndMulFwdOp::forward(const Tensor& x, Tensor& output) {
+  const SiluAndMulCall call{{x.device()}, x.dtype(), output.size(0), output.size(1)};
+  kernel_for<SiluAndMulKernel>(call).run(call, x, output);
+}
+
+}  // namespace tileops

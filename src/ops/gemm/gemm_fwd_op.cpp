@@ -1,0 +1,29 @@
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops {
+
+std::string GemmCall::describe() const {
+  return fmt::format("{}, {}, {}, {}, {}, {}, {}", describe_field("device", device),
+                     describe_field("dtype", dtype), describe_field("m", m), describe_field("n", n),
+                     describe_field("k", k), describe_field("trans_a", trans_a),
+                     describe_field("trans_b", trans_b));
+}
+
+GemmFwdOp::GemmFwdOp(Params params, Target target)
+    : GemmFwdOpBase(std::move(params), decl(), std::move(target)) {}
+
+const OpDecl& GemmFwdOp::decl() {
+  static const OpDecl kDecl{{&GemmKernel::info()}, {}, {}};
+  return kDecl;
+}
+
+void GemmFwdOp::forward(const Tensor& a, const Tensor& b, Tensor& d) {
+  const bool trans_a = params().trans_a;
+  const bool trans_b = params().trans_b;
+  const GemmCall call{
+      {a.device()}, a.dtype(), d.size(0), d.size(1), trans_a ? a.size(0) : a.size(1),
+      trans_a,      trans_b};
+  kernel_for<GemmKernel>(call).run(call, a, b, d);
+}
+
+}  // namespace tileops
