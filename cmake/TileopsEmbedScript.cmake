@@ -1,0 +1,10 @@
+# Run by tileops_embed_sources at build time (cmake -P).
+set(content "// Generated from the CUDA kernel sources -- do not edit.\n#include \"runtime/cuda/embedded_sources.hpp\"\n\nnamespace {\nconst bool kEmbedded = [] {\n")
+foreach(file IN LISTS FILES)
+  file(RELATIVE_PATH rel "${BASE}" "${file}")
+  file(READ "${file}" text)
+  string(APPEND content "  ::tileops::cuda::register_embedded_source(\"${rel}\", R\"tileops_embed(${text})tileops_embed\");\n")
+endforeach()
+string(APPEND content "  return true;\n}();\n}  // namespace\n")
+file(WRITE "${OUT}.tmp" "${content}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.tmp" "${OUT}")

@@ -1,0 +1,94 @@
+#include "kernels/cuda/cuda_kernel.hpp"
+
+#include <fmt/format.h>
+
+#include "runtime/cuda/embedded_sources.hpp"
+#include "tileops/core/error.hpp"
+#include "tileops/op/device_facts.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::cuda {
+
+const char* cuda_type(DType dtype) {
+  switch (dtype) {
+    case DType::kBFloat16: return "bf16";
+    case DType::kFloat16: return "f16";
+    case DType::kFloat32: return "float";
+    default: throw ContractError(fmt::format("no CUDA element type for {}", dtype_name(dtype)));
+  }
+}
+
+KernelSource specialise(const std::string& name, const std::string& kernel_path,
+                        const std::string& prelude) {
+  KernelSource s;
+  s.name = name;
+  s.source = embedded_source("common/common.cuh") + "\n// specialisation\n" + prelude + "\n" +
+             embedded_source(kernel_path);
+  s.options = {"-std=c++17"};
+  return s;
+}
+
+std::string nvrtc_arch(int arch) {
+  return arch >= 90 ? fmt::format("sm_{}a", arch) : fmt::format("sm_{}", arch);
+}
+
+CudaFunction::CudaFunction(KernelSource source, std::string entry)
+    : source_(std::move(source)), entry_(std::move(entry)) {}
+
+CUfunction CudaFunction::get(int device) {
+  std::lock_guard lock(mutex_);
+  if (auto it = loaded_.find(device); it != loaded_.end()) return it->second;
+  const DeviceFacts facts = read_device_facts(Device::cuda(device));
+  int driver_version = 0;
+  driver().cuDriverGetVersion(&driver_version);
+  CachedBinary bin = cached_cubin(source_, nvrtc_arch(facts.arch), driver_version);
+  CUmodule module = nullptr;
+  check(driver().cuModuleLoadData(&module, bin.cubin.data()), "cuModuleLoadData");
+  CUfunction fn = nullptr;
+  check(driver().cuModuleGetFunction(&fn, module, entry_.c_str()), "cuModuleGetFunction");
+  loaded_[device] = fn;
+  return fn;
+}
+
+void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+            unsigned smem, std::vector<void*> args) {
+  if (grid_x == 0 || grid_y == 0) return;
+  if (smem > 48 * 1024) {
+    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(smem)),
+          "cuFuncSetAttribute");
+  }
+  check(driver().cuLaunchKernel(fn, grid_x, grid_y, 1, block, 1, 1, smem,
+                                static_cast<CUstream>(current_stream(device)), args.data(), nullptr),
+        "cuLaunchKernel");
+}
+
+namespace {
+struct VariantRegistry {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, std::function<std::vector<KernelSource>()>>> families;
+};
+VariantRegistry& variants() {
+  static VariantRegistry v;
+  return v;
+}
+}  // namespace
+
+void register_cuda_variants(std::string family, std::function<std::vector<KernelSource>()> fn) {
+  std::lock_guard lock(variants().mutex);
+  variants().families.emplace_back(std::move(family), std::move(fn));
+}
+
+std::vector<KernelSource> all_cuda_variants() {
+  std::vector<std::function<std::vector<KernelSource>()>> fns;
+  {
+    std::lock_guard lock(variants().mutex);
+    for (auto& [name, fn] : variants().families) fns.push_back(fn);
+  }
+  std::vector<KernelSource> out;
+  for (auto& fn : fns) {
+    for (auto& s : fn()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace tileops::cuda

@@ -1,0 +1,54 @@
+// Host side of a tileops CUDA kernel: the specialised source, compiled at first launch through
+// the disk cache, loaded once per device, launched on the current stream.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/cuda/driver_api.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "tileops/core/dtype.hpp"
+#include "tileops/core/tensor.hpp"
+
+namespace tileops::cuda {
+
+// The CUDA element type name for a dtype ("bf16", "f16", "float").
+const char* cuda_type(DType dtype);
+
+// common.cuh + prelude + the embedded kernel file, named after every specialisation value.
+KernelSource specialise(const std::string& name, const std::string& kernel_path,
+                        const std::string& prelude);
+
+// NVRTC target for an SM version: "sm_90a" for Hopper (wgmma and friends), "sm_<arch>" else.
+std::string nvrtc_arch(int arch);
+
+// A __global__ function of one specialised source, loaded lazily per device.
+class CudaFunction {
+ public:
+  CudaFunction(KernelSource source, std::string entry);
+  // Compiles (or reads the disk cache) and loads on first use for device.
+  CUfunction get(int device);
+  const KernelSource& source() const { return source_; }
+
+ private:
+  KernelSource source_;
+  std::string entry_;
+  std::mutex mutex_;
+  std::map<int, CUfunction> loaded_;
+};
+
+// Launches on device's current stream; args are pointers to the argument values.
+void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+            unsigned smem, std::vector<void*> args);
+
+inline int device_of(const Tensor& t) { return t.device().index; }
+inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+// Every kernel variant tileops can build, for the CI test that compiles them all for sm_90a.
+void register_cuda_variants(std::string family, std::function<std::vector<KernelSource>()> variants);
+std::vector<KernelSource> all_cuda_variants();
+
+}  // namespace tileops::cuda

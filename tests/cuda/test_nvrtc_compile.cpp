@@ -1,0 +1,70 @@
+// Every CUDA kernel variant tileops can build compiles for sm_90a with NVRTC. Needs no GPU: this
+// is how CI proves the CUDA kernels build.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/cuda/nvrtc_api.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+TEST(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
+  const auto variants = all_cuda_variants();
+  ASSERT_FALSE(variants.empty());
+  for (const KernelSource& v : variants) {
+    SCOPED_TRACE(v.name);
+    CompileResult r;
+    EXPECT_NO_THROW(r = nvrtc_compile(v.name, v.source, v.options, "sm_90a"));
+    EXPECT_GT(r.cubin.size(), 0u);
+  }
+}
+
+TEST(KernelCache, StoresReadsAndRejectsDamagedFiles) {
+  const auto dir = std::filesystem::temp_directory_path() / "tileops-cache-test";
+  std::filesystem::remove_all(dir);
+  const auto path = dir / "k.cubin";
+  const std::vector<char> payload{'c', 'u', 'b', 'i', 'n', '\0', 'x'};
+  write_cache_file(path, payload);
+  std::vector<char> back;
+  ASSERT_TRUE(read_cache_file(path, back));
+  EXPECT_EQ(back, payload);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 2);  // truncated
+  EXPECT_FALSE(read_cache_file(path, back));
+  write_cache_file(path, payload);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-1, std::ios::end);
+    f.put('y');  // corrupt the last payload byte
+  }
+  EXPECT_FALSE(read_cache_file(path, back));
+  EXPECT_FALSE(read_cache_file(dir / "missing.cubin", back));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(KernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
+  const auto dir = std::filesystem::temp_directory_path() / "tileops-cache-test-2";
+  std::filesystem::remove_all(dir);
+  setenv("TILEOPS_CACHE_DIR", dir.c_str(), 1);
+  const KernelSource src{"tiny_test_kernel", "extern \"C\" __global__ void k(float* p) { p[0] = 1; }", {}};
+  CachedBinary first = cached_cubin(src, "sm_90a", 0);
+  EXPECT_FALSE(first.from_cache);
+  CachedBinary second = cached_cubin(src, "sm_90a", 0);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(first.cubin, second.cubin);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".cubin") std::filesystem::resize_file(entry.path(), 40);
+  }
+  CachedBinary rebuilt = cached_cubin(src, "sm_90a", 0);
+  EXPECT_FALSE(rebuilt.from_cache);
+  EXPECT_EQ(rebuilt.cubin, first.cubin);
+  unsetenv("TILEOPS_CACHE_DIR");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tileops::cuda

@@ -1,0 +1,26 @@
+// Running ops on a CUDA device in tests: inputs made on the CPU and copied over, outputs
+// poisoned (every byte 0xff: NaN in every float type) before the call, results copied back and
+// compared element by element with the float64 reference.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "tileops/reference/check.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::testing {
+
+#define TILEOPS_REQUIRE_CUDA()                                              \
+  do {                                                                      \
+    if (!::tileops::cuda::available()) GTEST_SKIP() << "no CUDA device";    \
+  } while (0)
+
+// A device copy of t whose data pointer is `offset` elements past an allocation boundary (so
+// offset 1 gives a pointer that is not 16-byte aligned).
+Tensor device_copy(const Tensor& t, int offset = 0);
+Tensor host_copy(const Tensor& t);
+
+::testing::AssertionResult cuda_matches_reference(Op& op, const std::vector<std::optional<Shape>>& shapes,
+                                                  DType dtype, bool misaligned = false);
+
+}  // namespace tileops::testing
