@@ -354,6 +354,24 @@ std::vector<Tensor> Op::call(std::span<const Tensor> inputs) {
   return {frame.outputs.begin(), frame.outputs.begin() + frame.n_outputs};
 }
 
+std::vector<TensorDesc> Op::infer_outputs(std::span<const Tensor> inputs) const {
+  if (inputs.size() != schema_.inputs.size()) {
+    throw ValueError(fmt::format("{}: expected {} inputs (undefined tensors for absent optional "
+                                 "ones), got {}",
+                                 schema_.name, schema_.inputs.size(), inputs.size()));
+  }
+  detail::CallFrame frame;
+  frame.n_inputs = static_cast<int>(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) frame.inputs[i] = &inputs[i];
+  frame.n_outputs = static_cast<int>(schema_.outputs.size());
+  check_call_(frame);
+  std::vector<TensorDesc> out;
+  for (int i = 0; i < frame.n_outputs; ++i) {
+    out.push_back({frame.device.value_or(Device::cpu()), frame.out_dtypes[i], frame.out_shapes[i]});
+  }
+  return out;
+}
+
 void Op::call_into(std::span<const Tensor> inputs, std::span<const Tensor> outputs) {
   if (inputs.size() != schema_.inputs.size() || outputs.size() != schema_.outputs.size()) {
     throw ValueError(fmt::format("{}: expected {} inputs and {} outputs, got {} and {}",

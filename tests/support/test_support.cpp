@@ -35,21 +35,22 @@ uint64_t fresh_seed() {
                                                 DType dtype) {
   const uint64_t seed = fresh_seed();
   std::vector<Tensor> inputs = make_inputs(op.name(), op.schema(), shapes, dtype, seed);
-  // A first call tells the output shapes and dtypes; the checked call writes into poisoned ones.
-  std::vector<Tensor> scratch_inputs;
+  // The reference run (a plain call on copies) gives the values; the checked call writes into
+  // poisoned outputs of the inferred shapes.
+  std::vector<Tensor> copies;
   for (const Tensor& t : inputs) {
     if (!t.defined()) {
-      scratch_inputs.emplace_back();
+      copies.emplace_back();
       continue;
     }
     Tensor c = Tensor::empty(t.shape(), t.dtype());
     c.copy_from(t);
-    scratch_inputs.push_back(c);
+    copies.push_back(c);
   }
-  std::vector<Tensor> probe = op.call(scratch_inputs);
+  std::vector<Tensor> probe = op.call(copies);
   std::vector<Tensor> outputs;
-  for (const Tensor& p : probe) {
-    Tensor o = Tensor::empty(p.shape(), p.dtype());
+  for (const TensorDesc& d : op.infer_outputs(inputs)) {
+    Tensor o = Tensor::empty(d.shape, d.dtype);
     poison(o);
     outputs.push_back(o);
   }

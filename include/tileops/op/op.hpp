@@ -104,6 +104,9 @@ class Op {
 
   // Generic calls: inputs in manifest order (an undefined Tensor for an absent optional input).
   std::vector<Tensor> call(std::span<const Tensor> inputs);
+  // Runs only the signature check and returns each output's inferred device, dtype and shape
+  // (what a fake/meta kernel needs); runs no kernel and settles nothing.
+  std::vector<TensorDesc> infer_outputs(std::span<const Tensor> inputs) const;
   // Writes into caller-provided outputs, which must have the inferred shapes and dtypes.
   void call_into(std::span<const Tensor> inputs, std::span<const Tensor> outputs);
 

@@ -1,0 +1,39 @@
+// out = a + alpha * b. add_same_kernel: equal shapes, VEC elements per access. add_broadcast_kernel:
+// any broadcast, one element per thread, operand strides 0 along broadcast dims. Prelude: T, VEC.
+struct BroadcastDesc {
+  int rank;
+  i64 shape[8];
+  i64 a_stride[8];
+  i64 b_stride[8];
+};
+
+extern "C" __global__ void add_same_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                           T* __restrict__ out, i64 n, float alpha) {
+  const i64 packs = n / VEC;
+  for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < packs; i += (i64)gridDim.x * blockDim.x) {
+    const Pack<T, VEC> pa = reinterpret_cast<const Pack<T, VEC>*>(a)[i];
+    const Pack<T, VEC> pb = reinterpret_cast<const Pack<T, VEC>*>(b)[i];
+    Pack<T, VEC> o;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(to_float(pa.v[k]) + alpha * to_float(pb.v[k]));
+    reinterpret_cast<Pack<T, VEC>*>(out)[i] = o;
+  }
+  // The tail (n % VEC elements) is handled by the first threads.
+  const i64 t = packs * VEC + blockIdx.x * (i64)blockDim.x + threadIdx.x;
+  if (t < n) out[t] = from_float<T>(to_float(a[t]) + alpha * to_float(b[t]));
+}
+
+extern "C" __global__ void add_broadcast_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                                T* __restrict__ out, i64 n, float alpha,
+                                                BroadcastDesc d) {
+  for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+    i64 rest = i, ia = 0, ib = 0;
+    for (int k = d.rank - 1; k >= 0; --k) {
+      const i64 idx = rest % d.shape[k];
+      rest /= d.shape[k];
+      ia += idx * d.a_stride[k];
+      ib += idx * d.b_stride[k];
+    }
+    out[i] = from_float<T>(to_float(a[ia]) + alpha * to_float(b[ib]));
+  }
+}

@@ -1,0 +1,92 @@
+// AddFwdOp on CUDA: a vectorised kernel for equal shapes, a strided one for broadcasting.
+#include <fmt/format.h>
+
+#include "kernels/cuda/common/elementwise_launch.hpp"
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/ops/elementwise/add_fwd_op.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+// Matches BroadcastDesc in add.cu (passed by value as a kernel parameter).
+struct BroadcastDesc {
+  int rank;
+  int64_t shape[8];
+  int64_t a_stride[8];
+  int64_t b_stride[8];
+};
+
+KernelSource add_source(DType dtype, int vec) {
+  return specialise(fmt::format("add_{}_v{}", cuda_type(dtype), vec), "elementwise/add.cu",
+                    fmt::format("typedef {} T;\nconstexpr int VEC = {};", cuda_type(dtype), vec));
+}
+
+// Strides of operand (right-aligned to out) with 0 where it broadcasts.
+void broadcast_strides(const Shape& operand, const Shape& out, int64_t* strides) {
+  const Shape dense = contiguous_strides(operand);
+  for (int i = 0; i < out.rank(); ++i) {
+    const int j = operand.rank() - out.rank() + i;
+    strides[i] = (j < 0 || operand[j] == 1) ? 0 : dense[j];
+  }
+}
+
+class AddCuda final : public AddKernel {
+ public:
+  using Interface = AddKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+
+  explicit AddCuda(DType dtype)
+      : vec_(static_cast<int>(16 / dtype_size(dtype))),
+        wide_(add_source(dtype, vec_), "add_same_kernel"),
+        narrow_(add_source(dtype, 1), "add_same_kernel"),
+        broadcast_(add_source(dtype, 1), "add_broadcast_kernel") {}
+
+  static BuildPlan entry_for(const AddCall& call, const DeviceFacts&) {
+    const DType dtype = call.dtype;
+    return {std::string(dtype_name(dtype)), [dtype] { return std::make_unique<AddCuda>(dtype); }};
+  }
+
+  void run(const AddCall& call, const Tensor& a, const Tensor& b, const Tensor& out) override {
+    const int device = device_of(a);
+    const void* ap = a.data();
+    const void* bp = b.data();
+    void* op = out.data();
+    int64_t n = out.numel();
+    float alpha = static_cast<float>(call.alpha);
+    if (call.input_shape == call.output_shape && call.other_shape == call.output_shape) {
+      const int vec = aligned16(ap) && aligned16(bp) && aligned16(op) ? vec_ : 1;
+      const int64_t packs = std::max<int64_t>(n / vec, 1);
+      launch((vec == vec_ ? wide_ : narrow_).get(device), device, elementwise_grid(packs, device), 1,
+             kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha});
+      return;
+    }
+    BroadcastDesc d{};
+    d.rank = call.output_shape.rank();
+    for (int i = 0; i < d.rank; ++i) d.shape[i] = call.output_shape[i];
+    broadcast_strides(call.input_shape, call.output_shape, d.a_stride);
+    broadcast_strides(call.other_shape, call.output_shape, d.b_stride);
+    launch(broadcast_.get(device), device, elementwise_grid(n, device), 1, kElementwiseBlock, 0,
+           {&ap, &bp, &op, &n, &alpha, &d});
+  }
+
+ private:
+  int vec_;
+  CudaFunction wide_, narrow_, broadcast_;
+};
+
+const StaticKernelRegistration<AddCuda> kRegistration("AddFwdOp", "add_cuda");
+const bool kVariants = [] {
+  register_cuda_variants("add", [] {
+    std::vector<KernelSource> v;
+    for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
+      v.push_back(add_source(d, static_cast<int>(16 / dtype_size(d))));
+      v.push_back(add_source(d, 1));
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda

@@ -1,0 +1,66 @@
+// Elementwise ops, RoPE and GEMM on CUDA against the float64 reference (skipped without a GPU).
+#include "support/cuda_support.hpp"
+#include "tileops/ops/elementwise/add_fwd_op.hpp"
+#include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+class CudaElementwise : public ::testing::TestWithParam<DType> {};
+
+TEST_P(CudaElementwise, SiluAndMul) {
+  TILEOPS_REQUIRE_CUDA();
+  SiluAndMulFwdOp op({});
+  for (const Shape& x : {Shape{1, 28672}, Shape{2048, 28672}, Shape{7, 2006}, Shape{3, 2}}) {
+    EXPECT_TRUE(cuda_matches_reference(op, {x}, GetParam()));
+  }
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{5, 4096}}, GetParam(), true));
+}
+
+TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {
+  TILEOPS_REQUIRE_CUDA();
+  AddFwdOp op({});
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{2048, 4096}, Shape{2048, 4096}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{1, 4097}, Shape{1, 4097}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{999}, Shape{999}}, GetParam(), true));
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{16, 256, 56, 56}, Shape{256, 1, 1}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{3, 1, 5}, Shape{4, 1}}, GetParam()));
+  AddFwdOp scaled({.alpha = -2.5});
+  EXPECT_TRUE(cuda_matches_reference(scaled, {Shape{33, 17}, Shape{17}}, GetParam()));
+}
+
+TEST_P(CudaElementwise, RopeNeox) {
+  TILEOPS_REQUIRE_CUDA();
+  RopeNeoxFwdOp one_d({});
+  EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{4096, 128}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{1, 64}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{37, 6}}, GetParam(), true));
+  RopeNeoxFwdOp two_d({.layout = "2d", .base = 500000.0});
+  EXPECT_TRUE(cuda_matches_reference(two_d, {Shape{2, 2048, 32, 128}}, GetParam()));
+}
+
+TEST_P(CudaElementwise, GemmEveryTranspose) {
+  TILEOPS_REQUIRE_CUDA();
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+      const int64_t m = 67, n = 129, k = 255;
+      EXPECT_TRUE(cuda_matches_reference(op, {ta ? Shape{k, m} : Shape{m, k}, tb ? Shape{n, k} : Shape{k, n}},
+                                         GetParam()));
+    }
+  }
+  GemmFwdOp decode({});
+  EXPECT_TRUE(cuda_matches_reference(decode, {Shape{1, 4096}, Shape{4096, 4096}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(decode, {Shape{128, 2048}, Shape{512, 2048}}, GetParam(), true));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaElementwise,
+                         ::testing::Values(DType::kFloat16, DType::kBFloat16, DType::kFloat32),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+}  // namespace
+}  // namespace tileops
