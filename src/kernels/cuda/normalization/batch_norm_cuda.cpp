@@ -1,0 +1,178 @@
+// BatchNormFwdOp on CUDA. Training has three implementations, chosen by shape:
+//   batch_norm_train_cuda        general: one block per channel reduces it;
+//   batch_norm_train_cuda_rows   [N, C] inputs (L == 1): one thread per channel, coalesced rows;
+//   batch_norm_train_cuda_split  few channels (C below the SM count) with long reductions: each
+//                                channel split across blocks.
+// rows and split overlap on [N, C] inputs with few channels; rows is preferred there.
+#include <fmt/format.h>
+
+#include "kernels/cuda/common/elementwise_launch.hpp"
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+KernelSource bn_source(DType d, bool w, bool b) {
+  return specialise(fmt::format("batch_norm_{}_w{}b{}", cuda_type(d), int(w), int(b)),
+                    "normalization/batch_norm.cu",
+                    fmt::format("typedef {} T;\nconstexpr bool HAS_WEIGHT = {};\nconstexpr bool HAS_BIAS = {};",
+                                cuda_type(d), w, b));
+}
+
+// The functions of one specialisation, and the launches every implementation shares.
+struct BatchNormFunctions {
+  explicit BatchNormFunctions(const BatchNormCall& c)
+      : stats(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_stats_kernel"),
+        rows(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_rows_stats_kernel"),
+        split(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_split_stats_kernel"),
+        finalize(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_finalize_kernel"),
+        infer(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_infer_stats_kernel"),
+        apply(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_apply_kernel") {}
+  CudaFunction stats, rows, split, finalize, infer, apply;
+
+  void apply_stats(const BatchNormCall& c, const Tensor& x, const Tensor& stats_buf, const Tensor& w,
+                   const Tensor& b, const Tensor& y) {
+    const int device = device_of(x);
+    const void *xp = x.data(), *sp = stats_buf.data(), *wp = w.data(), *bp = b.data();
+    void* yp = y.data();
+    int64_t total = x.numel(), ch = c.c, l = c.l;
+    launch(apply.get(device), device, elementwise_grid(total, device), 1, kElementwiseBlock, 0,
+           {&xp, &yp, &sp, &wp, &bp, &total, &ch, &l});
+  }
+};
+
+BuildPlan plan_for(const BatchNormCall& c, std::function<std::unique_ptr<Kernel>()> make) {
+  return {fmt::format("{},w{},b{}", dtype_name(c.dtype), c.has_weight, c.has_bias), std::move(make)};
+}
+
+template <typename Derived>
+class TrainBase : public BatchNormTrainKernel {
+ public:
+  using Interface = BatchNormTrainKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+  explicit TrainBase(const BatchNormCall& c) : fns_(c) {}
+  static BuildPlan entry_for(const BatchNormCall& c, const DeviceFacts&) {
+    return plan_for(c, [c] { return std::make_unique<Derived>(c); });
+  }
+  void run(const BatchNormCall& c, const Tensor& x, const Tensor& rm, const Tensor& rv,
+           const Tensor& w, const Tensor& b, const Tensor& y) override {
+    const int device = device_of(x);
+    Tensor stats = Tensor::empty(Shape{2 * c.c}, DType::kFloat32, x.device());
+    static_cast<Derived*>(this)->statistics(c, x, stats, rm, rv, device);
+    fns_.apply_stats(c, x, stats, w, b, y);
+  }
+
+ protected:
+  BatchNormFunctions fns_;
+};
+
+class TrainGeneral final : public TrainBase<TrainGeneral> {
+ public:
+  static constexpr bool general = true;
+  using TrainBase::TrainBase;
+  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+                  const Tensor& rv, int device) {
+    const void* xp = x.data();
+    void *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    int64_t n = c.n, ch = c.c, l = c.l;
+    float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
+    launch(fns_.stats.get(device), device, static_cast<unsigned>(c.c), 1, 512, 0,
+           {&xp, &sp, &mp, &vp, &n, &ch, &l, &eps, &mom});
+  }
+};
+
+class TrainRows final : public TrainBase<TrainRows> {
+ public:
+  static constexpr std::string_view preferred_over[] = {"batch_norm_train_cuda_split"};
+  using TrainBase::TrainBase;
+  static std::optional<std::string> refusal(const BatchNormCall& c, const DeviceFacts&) {
+    if (c.l != 1) return fmt::format("serves [N, C] inputs only (spatial size 1), got L = {}", c.l);
+    return std::nullopt;
+  }
+  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+                  const Tensor& rv, int device) {
+    const void* xp = x.data();
+    void *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    int64_t n = c.n, ch = c.c;
+    float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
+    launch(fns_.rows.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,
+           {&xp, &sp, &mp, &vp, &n, &ch, &eps, &mom});
+  }
+};
+
+class TrainSplit final : public TrainBase<TrainSplit> {
+ public:
+  using TrainBase::TrainBase;
+  static std::optional<std::string> refusal(const BatchNormCall& c, const DeviceFacts& f) {
+    if (c.c >= f.sm_count) {
+      return fmt::format("serves fewer channels than SMs ({}), got C = {}", f.sm_count, c.c);
+    }
+    if (c.n * c.l < (1 << 16)) {
+      return fmt::format("serves reductions of at least 65536 elements, got N*L = {}", c.n * c.l);
+    }
+    return std::nullopt;
+  }
+  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+                  const Tensor& rv, int device) {
+    Tensor sums = Tensor::empty(Shape{2 * c.c}, DType::kFloat64, x.device());
+    fill_bytes(sums, 0);
+    const void* xp = x.data();
+    void *up = sums.data(), *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    int64_t n = c.n, ch = c.c, l = c.l, count = c.n * c.l;
+    float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
+    const DeviceFacts facts = read_device_facts(x.device());
+    const unsigned chunks = static_cast<unsigned>(std::max<int64_t>(1, 4 * facts.sm_count / c.c));
+    launch(fns_.split.get(device), device, chunks, static_cast<unsigned>(c.c), 512, 0,
+           {&xp, &up, &n, &ch, &l});
+    launch(fns_.finalize.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,
+           {&up, &sp, &mp, &vp, &count, &ch, &eps, &mom});
+  }
+};
+
+class InferCuda final : public BatchNormInferKernel {
+ public:
+  using Interface = BatchNormInferKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+  explicit InferCuda(const BatchNormCall& c) : fns_(c) {}
+  static BuildPlan entry_for(const BatchNormCall& c, const DeviceFacts&) {
+    return plan_for(c, [c] { return std::make_unique<InferCuda>(c); });
+  }
+  void run(const BatchNormCall& c, const Tensor& x, const Tensor& rm, const Tensor& rv,
+           const Tensor& w, const Tensor& b, const Tensor& y) override {
+    const int device = device_of(x);
+    Tensor stats = Tensor::empty(Shape{2 * c.c}, DType::kFloat32, x.device());
+    const void *mp = rm.data(), *vp = rv.data();
+    void* sp = stats.data();
+    int64_t ch = c.c;
+    float eps = static_cast<float>(c.eps);
+    launch(fns_.infer.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,
+           {&sp, &mp, &vp, &ch, &eps});
+    fns_.apply_stats(c, x, stats, w, b, y);
+  }
+
+ private:
+  BatchNormFunctions fns_;
+};
+
+const StaticKernelRegistration<TrainGeneral> kGeneral("BatchNormFwdOp", "batch_norm_train_cuda");
+const StaticKernelRegistration<TrainRows> kRows("BatchNormFwdOp", "batch_norm_train_cuda_rows");
+const StaticKernelRegistration<TrainSplit> kSplit("BatchNormFwdOp", "batch_norm_train_cuda_split");
+const StaticKernelRegistration<InferCuda> kInfer("BatchNormFwdOp", "batch_norm_infer_cuda");
+const bool kVariants = [] {
+  register_cuda_variants("batch_norm", [] {
+    std::vector<KernelSource> v;
+    for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
+      for (bool w : {false, true}) {
+        for (bool b : {false, true}) v.push_back(bn_source(d, w, b));
+      }
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda
