@@ -257,7 +257,7 @@ void emit_roofline(std::ostream& s, const Entry& e) {
 
 void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan& plan) {
   s << fmt::format("void {}Base::check_params(const void* raw) {{\n", e.key);
-  s << "  const Params& params = *static_cast<const Params*>(raw);\n";
+  s << "  [[maybe_unused]] const Params& params = *static_cast<const Params*>(raw);\n";
   for (const auto& p : e.params) {
     if (p.required) {
       s << fmt::format("  ::tileops::detail::require_param(kName, \"{0}\", params.{0}.has_value());\n",
