@@ -194,7 +194,13 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
   std::unique_lock lock(cache_mutex_);
   auto [begin, end] = state.hits.equal_range(hash);
   for (auto it = begin; it != end; ++it) {
-    if (ops.equals(*it->second.call, call)) return *it->second.entry;
+    if (ops.equals(*it->second.call, call)) {  // another thread built it meanwhile
+      note_kernel(*it->second.entry);
+      if (detail::CallFrame* f = detail::current_frame(); f && f->op == this) {
+        f->record.served_by = it->second.implementation->key;
+      }
+      return *it->second.entry;
+    }
   }
   DeviceFacts facts;
   const ImplementationInfo& winner = dispatch(info, call, ops, &facts);
