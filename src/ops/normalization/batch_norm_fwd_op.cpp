@@ -20,10 +20,17 @@ const OpDecl& BatchNormFwdOp::decl() {
 
 void BatchNormFwdOp::forward(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
                              const Tensor& weight, const Tensor& bias, Tensor& output) {
-  int64_t l = 1;
-  for (int d = 2; d < x.rank(); ++d) l *= x.shape()[d];
-  const BatchNormCall call{{x.device()},     x.dtype(),      x.shape()[0], x.shape()[1],     l,
-                           weight.defined(), bias.defined(), params().eps, params().momentum};
+  BatchNormCall call;
+  call.device = x.device();
+  call.dtype = x.dtype();
+  call.n = x.shape()[0];
+  call.c = x.shape()[1];
+  call.l = 1;
+  for (int d = 2; d < x.rank(); ++d) call.l *= x.shape()[d];
+  call.has_weight = weight.defined();
+  call.has_bias = bias.defined();
+  call.eps = params().eps;
+  call.momentum = params().momentum;
   if (params().training) {
     kernel_for<BatchNormTrainKernel>(call).run(call, x, running_mean, running_var, weight, bias,
                                                output);
