@@ -80,20 +80,22 @@ void strided_columns(const SoftmaxCall& call, const T* x, T* y) {
                      const int64_t k1 = std::min(n, k0 + kRowBlock);
                      for (int64_t k = k0; k < k1; ++k) {
                        const T* row = xb + k * inner;
-                       for (int64_t j = 0; j < width; ++j)
+                       for (int64_t j = 0; j < width; ++j) {
                          part[j] += std::exp(load(row[j]) - max[j]);
+                       }
                      }
                      for (int64_t j = 0; j < width; ++j) sum[j] += part[j];
                    }
+                   float norm[kColumns];  // log(sum) for log-softmax, 1 / sum for softmax
                    for (int64_t j = 0; j < width; ++j) {
-                     sum[j] = kLog ? std::log(sum[j]) : 1.0f / sum[j];
+                     norm[j] = kLog ? std::log(sum[j]) : 1.0f / sum[j];
                    }
                    for (int64_t k = 0; k < n; ++k) {
                      const T* row = xb + k * inner;
                      T* out = yb + k * inner;
                      for (int64_t j = 0; j < width; ++j) {
                        const float shifted = load(row[j]) - max[j];
-                       out[j] = store<T>(kLog ? shifted - sum[j] : std::exp(shifted) * sum[j]);
+                       out[j] = store<T>(kLog ? shifted - norm[j] : std::exp(shifted) * norm[j]);
                      }
                    }
                  }
