@@ -1,5 +1,6 @@
 #include "tileops/core/tensor.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -41,7 +42,7 @@ bool TensorView::is_contiguous() const noexcept {
   int64_t expected = 1;
   for (int i = shape.rank() - 1; i >= 0; --i) {
     if (shape[i] != 1 && strides[i] != expected) return false;
-    expected *= shape[i];
+    expected *= std::max<int64_t>(shape[i], 1);  // as contiguous_strides: a 0 dim counts as 1
   }
   return true;
 }

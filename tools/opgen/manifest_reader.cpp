@@ -197,7 +197,7 @@ std::vector<TensorDecl> read_tensors(EntryChecker& c, const YAML::Node& node,
     TensorDecl t;
     t.name = it->first.as<std::string>();
     const std::string f = field + "." + t.name;
-    const YAML::Node& decl = it->second;
+    const YAML::Node decl = it->second;  // a copy: it-> yields a temporary
     if (!decl.IsMap()) {
       c.error(f, "expected a mapping with at least 'dtype'");
       continue;
@@ -258,7 +258,7 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
       ParamDecl p;
       p.name = it->first.as<std::string>();
       const std::string f = "signature.params." + p.name;
-      const YAML::Node& decl = it->second;
+      const YAML::Node decl = it->second;  // a copy: it-> yields a temporary
       if (!decl.IsMap()) {
         c.error(f, "expected a mapping with 'type'");
         continue;
@@ -397,7 +397,8 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
           continue;
         }
         std::vector<int64_t> dims;
-        for (const auto& d : it->second) dims.push_back(d.as<int64_t>());
+        const YAML::Node values = it->second;  // a copy: it-> yields a temporary
+        for (const auto& d : values) dims.push_back(d.as<int64_t>());
         w.input_shapes[input] = dims;
         continue;
       }

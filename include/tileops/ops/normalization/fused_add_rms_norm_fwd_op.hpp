@@ -1,0 +1,40 @@
+// FusedAddRMSNormFwdOp (vLLM fused_add_rms_norm): residual_out = x + residual, rounded to the
+// dtype; output = residual_out / sqrt(mean(residual_out^2 over the last dim) + eps) * weight.
+#pragma once
+
+#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/op/call_spec.hpp"
+#include "tileops/op/kernel.hpp"
+
+namespace tileops {
+
+struct FusedAddRMSNormCall : CallSpec {
+  DType dtype = DType::kFloat32;
+  int64_t rows = 0;  // product of the leading dims
+  int64_t n = 0;     // the last dim
+  double eps = 0;
+  friend bool operator==(const FusedAddRMSNormCall&, const FusedAddRMSNormCall&) = default;
+  size_t hash() const { return CallHasher::of(device, dtype, rows, n, eps); }
+  std::string describe() const;
+};
+
+// Interface "fused_add_rms_norm": x, residual, output and residual_out are [rows, n] contiguous,
+// weight is [n]. The output is normalized from residual_out as stored (rounded to the dtype).
+class FusedAddRMSNormKernel : public KernelInterface<FusedAddRMSNormKernel, FusedAddRMSNormCall> {
+ public:
+  static constexpr std::string_view kName = "fused_add_rms_norm";
+  virtual void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
+                   const Tensor& weight, const Tensor& output, const Tensor& residual_out) = 0;
+};
+
+class FusedAddRMSNormFwdOp final : public gen::FusedAddRMSNormFwdOpBase {
+ public:
+  explicit FusedAddRMSNormFwdOp(Params params = {}, Target target = {});
+  static const OpDecl& decl();
+
+ private:
+  void forward(const Tensor& x, const Tensor& residual, const Tensor& weight, Tensor& output,
+               Tensor& residual_out) override;
+};
+
+}  // namespace tileops

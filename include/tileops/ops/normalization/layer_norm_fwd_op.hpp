@@ -1,0 +1,38 @@
+// LayerNormFwdOp: y = (x - mean) / sqrt(var + eps) * weight + bias, with the mean and the biased
+// variance taken over the normalized (trailing) dims.
+#pragma once
+
+#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/op/call_spec.hpp"
+#include "tileops/op/kernel.hpp"
+
+namespace tileops {
+
+struct LayerNormCall : CallSpec {
+  DType dtype = DType::kFloat32;
+  int64_t rows = 0;  // product of the leading (not normalized) dims
+  int64_t n = 0;     // product of the normalized dims
+  double eps = 0;    // resolved: None becomes the dtype's machine epsilon, as for RMSNorm
+  friend bool operator==(const LayerNormCall&, const LayerNormCall&) = default;
+  size_t hash() const { return CallHasher::of(device, dtype, rows, n, eps); }
+  std::string describe() const;
+};
+
+// Interface "layer_norm": x and output are [rows, n] contiguous, weight and bias are [n].
+class LayerNormKernel : public KernelInterface<LayerNormKernel, LayerNormCall> {
+ public:
+  static constexpr std::string_view kName = "layer_norm";
+  virtual void run(const LayerNormCall& call, const Tensor& x, const Tensor& weight,
+                   const Tensor& bias, const Tensor& output) = 0;
+};
+
+class LayerNormFwdOp final : public gen::LayerNormFwdOpBase {
+ public:
+  explicit LayerNormFwdOp(Params params, Target target = {});
+  static const OpDecl& decl();
+
+ private:
+  void forward(const Tensor& x, const Tensor& weight, const Tensor& bias, Tensor& output) override;
+};
+
+}  // namespace tileops
