@@ -41,7 +41,21 @@ std::array<std::atomic<Allocator*>, kMaxDeviceTypes>& allocators() {
   return table.slots;
 }
 
+std::array<std::atomic<DeviceCopier>, kMaxDeviceTypes>& copiers() {
+  static std::array<std::atomic<DeviceCopier>, kMaxDeviceTypes> table{};
+  return table;
+}
+
 }  // namespace
+
+void set_device_copier(DeviceType type, DeviceCopier copier) {
+  if (type >= kMaxDeviceTypes) throw ValueError("set_device_copier: device type id out of range");
+  copiers()[type].store(copier);
+}
+
+DeviceCopier device_copier(DeviceType type) noexcept {
+  return type < kMaxDeviceTypes ? copiers()[type].load() : nullptr;
+}
 
 Allocator& allocator_for(DeviceType type) {
   Allocator* a = type < kMaxDeviceTypes ? allocators()[type].load(std::memory_order_acquire)

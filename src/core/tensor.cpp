@@ -156,12 +156,22 @@ Tensor Tensor::contiguous() const {
 }
 
 void Tensor::copy_from(const Tensor& src) {
-  if (!(src.shape() == shape_) || src.dtype() != dtype_ || device().type != kCPU ||
-      src.device().type != kCPU) {
-    throw ValueError(fmt::format("Tensor::copy_from: expected a cpu tensor like {}, got {}", str(),
+  if (!(src.shape() == shape_) || src.dtype() != dtype_) {
+    throw ValueError(fmt::format("Tensor::copy_from: expected a tensor like {}, got {}", str(),
                                  src.str()));
   }
-  strided_copy(*this, src);
+  if (device().type == kCPU && src.device().type == kCPU) {
+    strided_copy(*this, src);
+    return;
+  }
+  const DeviceType other = device().type != kCPU ? device().type : src.device().type;
+  const DeviceCopier copier = device_copier(other);
+  if (copier == nullptr || !is_contiguous() || !src.is_contiguous()) {
+    throw ValueError(fmt::format("Tensor::copy_from: expected contiguous tensors and a backend "
+                                 "that copies to and from {}, copying {} into {}",
+                                 device_type_name(other), src.str(), str()));
+  }
+  copier(data(), device(), src.data(), src.device(), nbytes());
 }
 
 std::string Tensor::str() const {

@@ -166,10 +166,11 @@ const ImplementationInfo& Op::dispatch_candidates(const InterfaceInfo& info, con
   return *winners.front();
 }
 
-void Op::note_kernel(Kernel& kernel) {
+void Op::note_served(Kernel& kernel, std::string_view served_by) {
   detail::CallFrame* frame = detail::current_frame();
   if (frame == nullptr || frame->op != this) return;
   CallRecord& record = frame->record;
+  record.served_by = served_by;
   if (record.n_kernels < static_cast<int>(record.kernels.size())) {
     record.kernels[record.n_kernels++] = &kernel;
   }
@@ -183,10 +184,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
     auto [begin, end] = state.hits.equal_range(hash);
     for (auto it = begin; it != end; ++it) {
       if (ops.equals(*it->second.call, call)) {
-        note_kernel(*it->second.entry);
-        if (detail::CallFrame* f = detail::current_frame(); f && f->op == this) {
-          f->record.served_by = it->second.implementation->key;
-        }
+        note_served(*it->second.entry, it->second.implementation->key);
         return *it->second.entry;
       }
     }
@@ -195,10 +193,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
   auto [begin, end] = state.hits.equal_range(hash);
   for (auto it = begin; it != end; ++it) {
     if (ops.equals(*it->second.call, call)) {  // another thread built it meanwhile
-      note_kernel(*it->second.entry);
-      if (detail::CallFrame* f = detail::current_frame(); f && f->op == this) {
-        f->record.served_by = it->second.implementation->key;
-      }
+      note_served(*it->second.entry, it->second.implementation->key);
       return *it->second.entry;
     }
   }
@@ -223,10 +218,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
     state.entries.emplace(std::move(entry_key), std::move(built));
   }
   state.hits.emplace(hash, InterfaceState::HitSlot{ops.clone(call), entry, &winner});
-  note_kernel(*entry);
-  if (detail::CallFrame* f = detail::current_frame(); f && f->op == this) {
-    f->record.served_by = winner.key;
-  }
+  note_served(*entry, winner.key);
   return *entry;
 }
 

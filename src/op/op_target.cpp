@@ -88,8 +88,7 @@ void Op::run_target(detail::CallFrame& frame) {
   for (int i = 0; i < frame.n_inputs; ++i) inputs[i] = *frame.inputs[i];
   kernel->run(std::span<const Tensor>(inputs.data(), static_cast<size_t>(frame.n_inputs)),
               std::span<const Tensor>(frame.outputs.data(), static_cast<size_t>(frame.n_outputs)));
-  note_kernel(*kernel);
-  frame.record.served_by = serving_name_;
+  note_served(*kernel, serving_name_);
 }
 
 }  // namespace tileops

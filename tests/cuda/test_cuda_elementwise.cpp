@@ -14,7 +14,7 @@ class CudaElementwise : public ::testing::TestWithParam<DType> {};
 
 TEST_P(CudaElementwise, SiluAndMul) {
   TILEOPS_REQUIRE_CUDA();
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   for (const Shape& x : {Shape{1, 28672}, Shape{2048, 28672}, Shape{7, 2006}, Shape{3, 2}}) {
     EXPECT_TRUE(cuda_matches_reference(op, {x}, GetParam()));
   }
@@ -23,7 +23,7 @@ TEST_P(CudaElementwise, SiluAndMul) {
 
 TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {
   TILEOPS_REQUIRE_CUDA();
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{2048, 4096}, Shape{2048, 4096}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{1, 4097}, Shape{1, 4097}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{999}, Shape{999}}, GetParam(), true));
@@ -35,7 +35,7 @@ TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {
 
 TEST_P(CudaElementwise, RopeNeox) {
   TILEOPS_REQUIRE_CUDA();
-  RopeNeoxFwdOp one_d({});
+  RopeNeoxFwdOp one_d;
   EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{4096, 128}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{1, 64}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(one_d, {Shape{37, 6}}, GetParam(), true));
@@ -53,7 +53,7 @@ TEST_P(CudaElementwise, GemmEveryTranspose) {
                                          GetParam()));
     }
   }
-  GemmFwdOp decode({});
+  GemmFwdOp decode;
   EXPECT_TRUE(cuda_matches_reference(decode, {Shape{1, 4096}, Shape{4096, 4096}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(decode, {Shape{128, 2048}, Shape{512, 2048}}, GetParam(), true));
 }

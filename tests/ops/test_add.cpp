@@ -10,28 +10,28 @@ using testing::matches_reference;
 class AddCpu : public ::testing::TestWithParam<DType> {};
 
 TEST_P(AddCpu, OneRowMatchesReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{1, 4096}, Shape{1, 4096}}, GetParam()));
 }
 
 TEST_P(AddCpu, OddSizesMatchReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{7, 3, 1003}, Shape{7, 3, 1003}}, GetParam()));
 }
 
 TEST_P(AddCpu, ChannelBroadcastMatchesReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{3, 37, 9, 11}, Shape{37, 1, 1}}, GetParam()));
 }
 
 TEST_P(AddCpu, BroadcastOnBothSidesMatchesReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{5, 1, 7}, Shape{3, 1}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{1, 6, 1, 5}, Shape{4, 1, 3, 1}}, GetParam()));
 }
 
 TEST_P(AddCpu, DifferentRanksMatchReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{19}, Shape{4, 3, 19}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{6, 5, 1}, Shape{1}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{}, Shape{2, 3}}, GetParam()));
@@ -47,7 +47,7 @@ TEST_P(AddCpu, AlphaScalesOther) {
 }
 
 TEST_P(AddCpu, LargeMatchesReference) {
-  AddFwdOp op({});
+  AddFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{257, 4096}, Shape{257, 4096}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{4, 96, 40, 40}, Shape{96, 1, 1}}, GetParam()));
 }
@@ -63,20 +63,20 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, AddCpu,
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 TEST(AddErrors, RejectsDisallowedDtype) {
-  AddFwdOp op({});
+  AddFwdOp op;
   const Tensor a = random_tensor(Shape{4, 8}, DType::kFloat64, 1);
   EXPECT_THROW(op(a, a), DTypeError);
 }
 
 TEST(AddErrors, RejectsMixedDtypes) {
-  AddFwdOp op({});
+  AddFwdOp op;
   const Tensor a = random_tensor(Shape{4, 8}, DType::kFloat32, 1);
   const Tensor b = random_tensor(Shape{4, 8}, DType::kFloat16, 2);
   EXPECT_THROW(op(a, b), DTypeError);
 }
 
 TEST(AddErrors, RejectsShapesThatDoNotBroadcast) {
-  AddFwdOp op({});
+  AddFwdOp op;
   const Tensor a = random_tensor(Shape{4, 8}, DType::kFloat32, 1);
   const Tensor b = random_tensor(Shape{5}, DType::kFloat32, 2);
   const Tensor c = random_tensor(Shape{3, 1, 8}, DType::kFloat32, 3);
@@ -93,7 +93,7 @@ TEST(AddErrors, RejectsAlphaThatIsNotANumber) {
 TEST(AddRoofline, CountsOneFlopPerElementOnlyWithUnitAlpha) {
   const Tensor a = random_tensor(Shape{16, 8, 4}, DType::kFloat16, 1);
   const Tensor b = random_tensor(Shape{8, 1}, DType::kFloat16, 2);
-  AddFwdOp plain({});
+  AddFwdOp plain;
   plain(a, b);
   EXPECT_EQ(plain.eval_roofline(), (RooflineValue{512, (512 + 8 + 512) * 2}));
   AddFwdOp scaled({.alpha = 0.25});

@@ -18,12 +18,12 @@ std::vector<std::optional<Shape>> mlp_shapes(int64_t m, int64_t h, int64_t i) {
 class GatedMLPCpu : public ::testing::TestWithParam<DType> {};
 
 TEST_P(GatedMLPCpu, OneRowMatchesReference) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   EXPECT_TRUE(matches_reference(op, mlp_shapes(1, 256, 344), GetParam()));
 }
 
 TEST_P(GatedMLPCpu, OddSizesMatchReference) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   EXPECT_TRUE(matches_reference(op, mlp_shapes(7, 33, 17), GetParam()));
   EXPECT_TRUE(matches_reference(op, mlp_shapes(12, 96, 80), GetParam()));
   EXPECT_TRUE(matches_reference(op, mlp_shapes(5, 1, 3), GetParam()));
@@ -31,12 +31,12 @@ TEST_P(GatedMLPCpu, OddSizesMatchReference) {
 }
 
 TEST_P(GatedMLPCpu, LargeMatchesReference) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   EXPECT_TRUE(matches_reference(op, mlp_shapes(32, 512, 688), GetParam()));
 }
 
 TEST_P(GatedMLPCpu, WritesEveryOutputElement) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   EXPECT_TRUE(testing::writes_every_element(op, mlp_shapes(9, 40, 24), GetParam()));
 }
 
@@ -50,7 +50,7 @@ std::vector<Tensor> mlp_inputs(int64_t m, int64_t h, int64_t i, DType dtype = DT
 }
 
 TEST(GatedMLPComposite, HoldsOneSubOpPerStage) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   op.call(mlp_inputs(5, 48, 40));
   const std::vector<const Op*> held = op.held_delegates();
   ASSERT_EQ(held.size(), 3u);
@@ -65,7 +65,7 @@ TEST(GatedMLPComposite, HoldsOneSubOpPerStage) {
 }
 
 TEST(GatedMLPComposite, RecordsEveryStage) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   op.call(mlp_inputs(5, 48, 40));
   const auto record = op.last_call();
   ASSERT_TRUE(record.has_value());
@@ -88,7 +88,7 @@ TEST(GatedMLPComposite, RecordsEveryStage) {
 }
 
 TEST(GatedMLPComposite, IterKernelsIncludesEverySubOpKernel) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   op.call(mlp_inputs(5, 48, 40));
   op.call(mlp_inputs(1, 48, 40));
   const std::vector<Kernel*> all = op.iter_kernels();
@@ -105,7 +105,7 @@ TEST(GatedMLPComposite, IterKernelsIncludesEverySubOpKernel) {
 }
 
 TEST(GatedMLPErrors, RejectsDisallowedDtype) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{2, 8}, DType::kFloat64, 1),
                   random_tensor(Shape{8, 8}, DType::kFloat64, 2),
                   random_tensor(Shape{8, 4}, DType::kFloat64, 3)),
@@ -113,14 +113,14 @@ TEST(GatedMLPErrors, RejectsDisallowedDtype) {
 }
 
 TEST(GatedMLPErrors, RejectsMixedDtypes) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   std::vector<Tensor> in = mlp_inputs(2, 8, 4);
   in[2] = random_tensor(Shape{8, 4}, DType::kBFloat16, 1);
   EXPECT_THROW(op.call(in), DTypeError);
 }
 
 TEST(GatedMLPErrors, RejectsInconsistentShapes) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   const Tensor x = random_tensor(Shape{2, 8}, DType::kFloat32, 1);
   const Tensor w_gate_up = random_tensor(Shape{8, 8}, DType::kFloat32, 2);
   const Tensor w_down = random_tensor(Shape{8, 4}, DType::kFloat32, 3);
@@ -138,7 +138,7 @@ TEST(GatedMLPErrors, RejectsUnknownParams) {
 }
 
 TEST(GatedMLPRoofline, CountsBothProjectionsAndTheActivation) {
-  GatedMLPFwdOp op({});
+  GatedMLPFwdOp op;
   op.call(mlp_inputs(3, 8, 4, DType::kBFloat16));
   const int64_t m = 3, h = 8, i = 4;
   EXPECT_EQ(op.eval_roofline(), (RooflineValue{2 * m * h * 2 * i + 2 * m * i * h + 6 * m * i,

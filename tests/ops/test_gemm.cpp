@@ -68,7 +68,7 @@ TEST_P(GemmCpu, EmptyReductionWritesZeros) {
 }
 
 TEST_P(GemmCpu, LargeMatchesReference) {
-  GemmFwdOp op({});
+  GemmFwdOp op;
   EXPECT_TRUE(matches_reference(op, gemm_shapes(256, 384, 512, false, true), GetParam()));
 }
 
@@ -111,7 +111,7 @@ TEST(GemmDispatch, PicksGemvForOneRowOrColumnAndBlockedOtherwise) {
 }
 
 TEST(GemmTuning, RequestTuneKeepsResultsAndReportsAConfig) {
-  GemmFwdOp op({});
+  GemmFwdOp op;
   const std::vector<Tensor> in = random_operands(70, 150, 300, false, true, DType::kBFloat16);
   const Tensor before = op.call(in)[0];
   EXPECT_EQ(op.kernel_config(), "bm=64,bn=64,bk=256");
@@ -134,19 +134,19 @@ TEST(GemmTuning, KernelsBuiltAfterRequestTuneAreTunedAndMatchReference) {
 }
 
 TEST(GemmErrors, RejectsDisallowedDtype) {
-  GemmFwdOp op({});
+  GemmFwdOp op;
   EXPECT_THROW(op.call(random_operands(4, 5, 6, false, true, DType::kFloat64)), DTypeError);
 }
 
 TEST(GemmErrors, RejectsMixedDtypes) {
-  GemmFwdOp op({});
+  GemmFwdOp op;
   const Tensor a = random_tensor(Shape{4, 6}, DType::kFloat32, 1);
   const Tensor b = random_tensor(Shape{5, 6}, DType::kBFloat16, 2);
   EXPECT_THROW(op(a, b), DTypeError);
 }
 
 TEST(GemmErrors, RejectsMismatchedReduction) {
-  GemmFwdOp nt({});
+  GemmFwdOp nt;
   EXPECT_THROW(nt(random_tensor(Shape{4, 6}, DType::kFloat32, 1),
                   random_tensor(Shape{5, 7}, DType::kFloat32, 2)),
                ShapeError);
@@ -161,7 +161,7 @@ TEST(GemmErrors, RejectsMismatchedReduction) {
 }
 
 TEST(GemmErrors, RejectsOperandsThatAreNotMatrices) {
-  GemmFwdOp op({});
+  GemmFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{2, 4, 6}, DType::kFloat32, 1),
                   random_tensor(Shape{5, 6}, DType::kFloat32, 2)),
                ShapeError);

@@ -10,14 +10,14 @@ using testing::matches_reference;
 class RopeNeoxCpu : public ::testing::TestWithParam<DType> {};
 
 TEST_P(RopeNeoxCpu, OneRowMatchesReference) {
-  RopeNeoxFwdOp op_1d({});
+  RopeNeoxFwdOp op_1d;
   EXPECT_TRUE(matches_reference(op_1d, {Shape{1, 128}}, GetParam()));
   RopeNeoxFwdOp op_2d({.layout = "2d"});
   EXPECT_TRUE(matches_reference(op_2d, {Shape{1, 1, 1, 64}}, GetParam()));
 }
 
 TEST_P(RopeNeoxCpu, OddSizesMatchReference) {
-  RopeNeoxFwdOp op_1d({});
+  RopeNeoxFwdOp op_1d;
   EXPECT_TRUE(matches_reference(op_1d, {Shape{37, 18}}, GetParam()));
   EXPECT_TRUE(matches_reference(op_1d, {Shape{5, 2}}, GetParam()));
   RopeNeoxFwdOp op_2d({.layout = "2d"});
@@ -31,14 +31,14 @@ TEST_P(RopeNeoxCpu, BaseParamMatchesReference) {
 }
 
 TEST_P(RopeNeoxCpu, LargeMatchesReference) {
-  RopeNeoxFwdOp op_1d({});
+  RopeNeoxFwdOp op_1d;
   EXPECT_TRUE(matches_reference(op_1d, {Shape{4096, 128}}, GetParam()));
   RopeNeoxFwdOp op_2d({.layout = "2d"});
   EXPECT_TRUE(matches_reference(op_2d, {Shape{2, 512, 6, 64}}, GetParam()));
 }
 
 TEST_P(RopeNeoxCpu, WritesEveryOutputElement) {
-  RopeNeoxFwdOp op_1d({});
+  RopeNeoxFwdOp op_1d;
   EXPECT_TRUE(testing::writes_every_element(op_1d, {Shape{33, 130}}, GetParam()));
   RopeNeoxFwdOp op_2d({.layout = "2d"});
   EXPECT_TRUE(testing::writes_every_element(op_2d, {Shape{2, 9, 3, 34}}, GetParam()));
@@ -49,7 +49,7 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, RopeNeoxCpu,
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 TEST(RopeNeoxErrors, RejectsDisallowedDtype) {
-  RopeNeoxFwdOp op({});
+  RopeNeoxFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{4, 8}, DType::kFloat64, 1)), DTypeError);
 }
 
@@ -63,7 +63,7 @@ TEST(RopeNeoxErrors, RejectsParamsOfTheWrongKind) {
 }
 
 TEST(RopeNeoxErrors, RejectsRankThatDoesNotMatchLayout) {
-  RopeNeoxFwdOp op_1d({});
+  RopeNeoxFwdOp op_1d;
   EXPECT_THROW(op_1d(random_tensor(Shape{2, 4, 3, 8}, DType::kFloat32, 1)), ShapeError);
   EXPECT_THROW(op_1d(random_tensor(Shape{8}, DType::kFloat32, 1)), ShapeError);
   RopeNeoxFwdOp op_2d({.layout = "2d"});
@@ -71,7 +71,7 @@ TEST(RopeNeoxErrors, RejectsRankThatDoesNotMatchLayout) {
 }
 
 TEST(RopeNeoxErrors, RejectsOddHeadDim) {
-  RopeNeoxFwdOp op({});
+  RopeNeoxFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{4, 7}, DType::kFloat32, 1)), ShapeError);
 }
 

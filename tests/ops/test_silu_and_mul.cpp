@@ -10,24 +10,24 @@ using testing::matches_reference;
 class SiluAndMulCpu : public ::testing::TestWithParam<DType> {};
 
 TEST_P(SiluAndMulCpu, OneRowMatchesReference) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{1, 28672}}, GetParam()));
 }
 
 TEST_P(SiluAndMulCpu, OddSizesMatchReference) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{7, 2 * 1003}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{13, 2}}, GetParam()));
   EXPECT_TRUE(matches_reference(op, {Shape{3, 2 * 3000}}, GetParam()));
 }
 
 TEST_P(SiluAndMulCpu, LargeMatchesReference) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_TRUE(matches_reference(op, {Shape{96, 2 * 5504}}, GetParam()));
 }
 
 TEST_P(SiluAndMulCpu, WritesEveryOutputElement) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_TRUE(testing::writes_every_element(op, {Shape{33, 2 * 129}}, GetParam()));
 }
 
@@ -36,17 +36,17 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, SiluAndMulCpu,
                          [](const auto& info) { return std::string(dtype_name(info.param)); });
 
 TEST(SiluAndMulErrors, RejectsDisallowedDtype) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{4, 8}, DType::kFloat64, 1)), DTypeError);
 }
 
 TEST(SiluAndMulErrors, RejectsOddLastDim) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{4, 7}, DType::kFloat32, 1)), ShapeError);
 }
 
 TEST(SiluAndMulErrors, RejectsWrongRank) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   EXPECT_THROW(op(random_tensor(Shape{8}, DType::kFloat32, 1)), ShapeError);
   EXPECT_THROW(op(random_tensor(Shape{2, 4, 8}, DType::kFloat32, 1)), ShapeError);
 }
@@ -56,7 +56,7 @@ TEST(SiluAndMulErrors, RejectsUnknownParams) {
 }
 
 TEST(SiluAndMulRoofline, CountsSixFlopsPerOutput) {
-  SiluAndMulFwdOp op({});
+  SiluAndMulFwdOp op;
   op(random_tensor(Shape{3, 10}, DType::kBFloat16, 1));
   EXPECT_EQ(op.eval_roofline(), (RooflineValue{6 * 15, 3 * 15 * 2}));
 }

@@ -21,4 +21,11 @@ Allocator& allocator_for(DeviceType type);
 // Installs an allocator (not owned; it must outlive every tensor it allocates). Returns the old one.
 Allocator* set_allocator(DeviceType type, Allocator* allocator);
 
+// Copies between two contiguous tensors of one shape and dtype when one of them is on this
+// device type (installed by the device's backend; enqueued on its current stream).
+using DeviceCopier = void (*)(void* dst, Device dst_device, const void* src, Device src_device,
+                              size_t bytes);
+void set_device_copier(DeviceType type, DeviceCopier copier);
+DeviceCopier device_copier(DeviceType type) noexcept;
+
 }  // namespace tileops

@@ -92,7 +92,8 @@ class Tensor {
   Tensor as_strided(const Shape& shape, const Shape& strides, int64_t offset_elements) const;
   // A dense copy on the same device (CPU only here; other devices copy through their backend).
   Tensor contiguous() const;
-  // Copies element values from src (same shape and dtype; CPU tensors).
+  // Copies element values from src (same shape and dtype): any layouts on the CPU; contiguous
+  // tensors to, from or on another device through its backend.
   void copy_from(const Tensor& src);
 
   std::string str() const;  // "Tensor(float32[2, 3] on cpu)"

@@ -192,7 +192,8 @@ class Op {
   void check_outputs(const detail::CallFrame& frame) const;
   void finish_call(detail::CallFrame& frame);
   void reset_binding();
-  void note_kernel(Kernel& kernel);
+  // Notes in the current call's record which kernel (and implementation or target) served it.
+  void note_served(Kernel& kernel, std::string_view served_by);
   void install_table(const OpDecl& decl);
 
   const OpSchema& schema_;

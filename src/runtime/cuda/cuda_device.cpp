@@ -98,6 +98,12 @@ const bool kRegistered = [] {
   static CudaAllocator allocator;
   set_allocator(kCUDA, &allocator);
   set_device_facts_provider(kCUDA, [](Device d) { return device_state(d.index).facts; });
+  set_device_copier(kCUDA, [](void* dst, Device dd, const void* src, Device sd, size_t bytes) {
+    const auto as_tensor = [bytes](void* p, Device d) {
+      return Tensor::from_blob(p, Shape{static_cast<int64_t>(bytes)}, Shape{1}, DType::kUInt8, d);
+    };
+    copy(as_tensor(dst, dd), as_tensor(const_cast<void*>(src), sd));
+  });
   return true;
 }();
 

@@ -9,7 +9,7 @@ namespace tileops {
 
 class GatedMLPFwdOp final : public gen::GatedMLPFwdOpBase {
  public:
-  explicit GatedMLPFwdOp(Params params, Target target = {});
+  explicit GatedMLPFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();
 
  private:

@@ -30,7 +30,7 @@ class AddKernel : public KernelInterface<AddKernel, AddCall> {
 
 class AddFwdOp final : public gen::AddFwdOpBase {
  public:
-  explicit AddFwdOp(Params params, Target target = {});
+  explicit AddFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();
 
  private:

@@ -26,7 +26,7 @@ class SiluAndMulKernel : public KernelInterface<SiluAndMulKernel, SiluAndMulCall
 
 class SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
  public:
-  explicit SiluAndMulFwdOp(Params params, Target target = {});
+  explicit SiluAndMulFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();
 
  private:

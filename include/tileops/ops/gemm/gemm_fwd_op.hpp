@@ -30,7 +30,7 @@ class GemmKernel : public KernelInterface<GemmKernel, GemmCall> {
 
 class GemmFwdOp final : public gen::GemmFwdOpBase {
  public:
-  explicit GemmFwdOp(Params params, Target target = {});
+  explicit GemmFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();
 
  private:

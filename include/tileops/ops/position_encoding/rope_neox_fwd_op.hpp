@@ -32,7 +32,7 @@ class RopeNeoxKernel : public KernelInterface<RopeNeoxKernel, RopeNeoxCall> {
 
 class RopeNeoxFwdOp final : public gen::RopeNeoxFwdOpBase {
  public:
-  explicit RopeNeoxFwdOp(Params params, Target target = {});
+  explicit RopeNeoxFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();
 
  private:

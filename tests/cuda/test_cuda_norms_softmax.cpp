@@ -1,0 +1,97 @@
+// LayerNorm, FusedAddRMSNorm, BatchNorm, Softmax, LogSoftmax and the gated MLP on CUDA against
+// the float64 reference (skipped without a GPU).
+#include "support/cuda_support.hpp"
+#include "tileops/ops/composite/gated_mlp_fwd_op.hpp"
+#include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
+#include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
+#include "tileops/ops/reduction/softmax_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+class CudaNorms : public ::testing::TestWithParam<DType> {};
+
+TEST_P(CudaNorms, LayerNorm) {
+  TILEOPS_REQUIRE_CUDA();
+  for (int64_t n : {4096, 16384, 1003}) {
+    LayerNormFwdOp op({.normalized_shape = {n}});
+    for (int64_t rows : {1, 37}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam()));
+    }
+  }
+  LayerNormFwdOp op({.normalized_shape = {4096}});
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
+}
+
+TEST_P(CudaNorms, FusedAddRMSNorm) {
+  TILEOPS_REQUIRE_CUDA();
+  FusedAddRMSNormFwdOp op;
+  for (const Shape& x : {Shape{1, 4096}, Shape{2048, 8192}, Shape{5, 1003}}) {
+    EXPECT_TRUE(cuda_matches_reference(op, {x, x, Shape{x[1]}}, GetParam()));
+  }
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{4, 4096}, Shape{4, 4096}, Shape{4096}}, GetParam(), true));
+}
+
+TEST_P(CudaNorms, BatchNormTrainingPicksByShapeAndUpdatesRunningStats) {
+  TILEOPS_REQUIRE_CUDA();
+  struct Case {
+    Shape x;
+    bool affine;
+    const char* expected;
+  };
+  for (const Case& c : {Case{{32, 64}, true, "batch_norm_train_cuda_rows"},
+                        Case{{8, 64, 32, 32}, false, "batch_norm_train_cuda"},
+                        Case{{4, 8, 128, 129}, true, "batch_norm_train_cuda_split"},
+                        Case{{3, 200, 7, 5}, true, "batch_norm_train_cuda"}}) {
+    BatchNormFwdOp op({.training = true, .momentum = 0.25});
+    const int64_t ch = c.x[1];
+    std::vector<std::optional<Shape>> shapes{c.x, Shape{ch}, Shape{ch}};
+    shapes.push_back(c.affine ? std::optional<Shape>(Shape{ch}) : std::nullopt);
+    shapes.push_back(c.affine ? std::optional<Shape>(Shape{ch}) : std::nullopt);
+    EXPECT_TRUE(cuda_matches_reference(op, shapes, GetParam()));
+    EXPECT_EQ(op.last_call()->served_by, c.expected) << c.x.str();
+  }
+}
+
+TEST_P(CudaNorms, BatchNormInference) {
+  TILEOPS_REQUIRE_CUDA();
+  BatchNormFwdOp op({.training = false});
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{4, 256, 28, 28}, Shape{256}, Shape{256}, Shape{256}, Shape{256}},
+                                     GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{2, 3, 5}, Shape{3}, Shape{3}, std::nullopt, std::nullopt},
+                                     GetParam()));
+}
+
+TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
+  TILEOPS_REQUIRE_CUDA();
+  for (int64_t dim : {-1, 1, 0}) {
+    SoftmaxFwdOp soft({.dim = dim});
+    LogSoftmaxFwdOp log_soft({.dim = dim});
+    for (const Shape& x : {Shape{4, 102400}, Shape{3, 7, 1}, Shape{1, 1}, Shape{33, 4096}}) {
+      EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam()));
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam()));
+    }
+  }
+  SoftmaxFwdOp last({.dim = -1});
+  EXPECT_TRUE(cuda_matches_reference(last, {Shape{32, 32, 4096}}, GetParam(), true));
+}
+
+TEST_P(CudaNorms, GatedMLPRunsItsSubOpsOnTheDevice) {
+  TILEOPS_REQUIRE_CUDA();
+  GatedMLPFwdOp op;
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{3, 256}, Shape{1024, 256}, Shape{256, 512}}, GetParam()));
+  ASSERT_EQ(op.last_call()->stages.size(), 3u);
+  EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemm_tiled_cuda");
+  EXPECT_EQ(op.last_call()->stages[1].record->served_by, "silu_and_mul_cuda");
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaNorms,
+                         ::testing::Values(DType::kFloat16, DType::kBFloat16, DType::kFloat32),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+}  // namespace
+}  // namespace tileops
