@@ -1,6 +1,7 @@
 // `tileops run`: runs ops on a device, checks the first call against the float64 reference and
 // times further calls. `run --all` is the project's main job on the CPU: every implemented op
 // over every workload row, with rows above the flop and byte limits skipped.
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
