@@ -75,7 +75,8 @@ void print_text(const Explanation& e) {
   }
   std::cout << fmt::format("{} (workload {}, {}) on {}\n", schema.name, e.c.label,
                            dtype_name(e.c.dtype), e.device.str());
-  std::cout << fmt::format("  params:         {}\n", fmt::join(params, ", "));
+  std::cout << fmt::format("  params:         {}\n",
+                           params.empty() ? "(none)" : fmt::format("{}", fmt::join(params, ", ")));
   std::cout << fmt::format("  inputs:         {}\n", tensors_str(schema, e.inputs));
   if (e.record) {
     std::vector<std::string> outs;
@@ -151,7 +152,7 @@ int explain_command(const std::vector<std::string>& args) {
   const Arguments parsed("explain", args, kSpecs);
   const OpClassInfo& info = implemented_op(parsed.single_positional("OP"));
   Explanation e{select_cases(info, parsed, /*allow_all_workloads=*/false).front()};
-  e.device = choose_device(parsed.value("--device"));
+  e.device = device_for(info, choose_device(parsed.value("--device")));
   const uint64_t seed = static_cast<uint64_t>(parsed.integer("--seed").value_or(42));
 
   std::unique_ptr<Op> op = make_requested_op(e.c, parsed);
@@ -162,6 +163,7 @@ int explain_command(const std::vector<std::string>& args) {
     DispatchTrace trace;
     try {
       op->call(e.inputs);
+      synchronize(e.device);
     } catch (const SignatureError& err) {
       if (parsed.has("--shape") || parsed.has("--param")) throw UsageError(err.what());
       e.error = err.what();

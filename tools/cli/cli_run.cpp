@@ -41,11 +41,11 @@ json row_json(const RunRow& r) {
 }
 
 void print_table(const std::vector<RunRow>& rows) {
-  Table table({"OP", "WORKLOAD", "DTYPE", "CHECK", "MEDIAN_US", "MIN_US", "GFLOP/S", "GB/S",
-               "SERVED_BY", "NOTE"});
-  for (size_t c = 4; c <= 7; ++c) table.align_right(c);
+  Table table({"OP", "WORKLOAD", "DTYPE", "DEVICE", "CHECK", "MEDIAN_US", "MIN_US", "GFLOP/S",
+               "GB/S", "SERVED_BY", "NOTE"});
+  for (size_t c = 5; c <= 8; ++c) table.align_right(c);
   for (const RunRow& r : rows) {
-    table.add_row({r.op, r.workload, r.dtype, std::string(status_name(r.status)),
+    table.add_row({r.op, r.workload, r.dtype, r.device, std::string(status_name(r.status)),
                    fixed(r.median_us(), 1), fixed(r.min_us(), 1), fixed(r.gflops(), 2),
                    fixed(r.gbps(), 2), r.served_by.empty() ? "-" : r.served_by, r.message});
   }

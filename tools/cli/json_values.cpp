@@ -13,6 +13,9 @@ json param_json(const ParamValue& value) {
     json operator()(const std::string& v) const { return v; }
     json operator()(const IntList& v) const { return v.vec(); }
     json operator()(DType v) const { return std::string(dtype_name(v)); }
+    json operator()(const Tensor& v) const {
+      return v.defined() ? desc_json({v.device(), v.dtype(), v.shape()}) : json(nullptr);
+    }
   };
   return std::visit(Visitor{}, value);
 }

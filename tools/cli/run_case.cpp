@@ -6,34 +6,19 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "device_check.hpp"
 #include "device_select.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/implementation.hpp"
 #include "tileops/reference/check.hpp"
 
 namespace tileops::cli {
 namespace {
 
-// Whether anything could serve the op on device: a kernel for its type, sub-ops (composite),
-// or a whole-op target.
-bool may_run_on(const OpClassInfo& info, Device device) {
-  if (info.composite) return true;
-  for (const auto& impl : implementations_for(info.schema->name)) {
-    if (std::find(impl->devices.begin(), impl->devices.end(), device.type) != impl->devices.end()) {
-      return true;
-    }
-  }
-  for (const std::string& target : registered_targets(info.schema->name)) {
-    if (target != kDryRunTarget) return true;
-  }
-  return false;
-}
-
 // The reason to skip c under the --all limits, or "" to run it. Throws what the dry run throws.
-std::string skip_reason(const Case& c, const RunOptions& options, const DryRun& dry_run,
-                        RunRow& row) {
-  if (!may_run_on(*c.op, options.device)) {
-    return fmt::format("no implementation runs on {}", device_type_name(options.device.type));
+std::string skip_reason(const Case& c, Device device, const RunOptions& options,
+                        const DryRun& dry_run, RunRow& row) {
+  if (!may_run_on(*c.op, device)) {
+    return fmt::format("no implementation runs on {}", device_type_name(device.type));
   }
   const DryRunOutcome outcome = dry_run.run(c);
   row.roofline = outcome.roofline;
@@ -92,31 +77,33 @@ std::optional<double> RunRow::gbps() const {
 
 RunRow run_case(const Case& c, const RunOptions& options, const DryRun* dry_run,
                 const Arguments* args) {
-  RunRow row{std::string(c.op_name()), c.label, std::string(dtype_name(c.dtype)),
-             options.device.str()};
+  const Device device = device_for(*c.op, options.device);
+  RunRow row{std::string(c.op_name()), c.label, std::string(dtype_name(c.dtype)), device.str()};
   const bool user_described = args != nullptr && (args->has("--param") || args->has("--shape"));
   try {
     if (dry_run != nullptr) {
-      row.message = skip_reason(c, options, *dry_run, row);
+      row.message = skip_reason(c, device, options, *dry_run, row);
       if (!row.message.empty()) {
         row.status = RunStatus::kSkipped;
         return row;
       }
     }
     std::unique_ptr<Op> op = args != nullptr ? make_requested_op(c, *args) : make_case_op(c);
-    const std::vector<Tensor> inputs = place_inputs(
-        make_inputs(c.op_name(), *c.op->schema, c.shapes, c.dtype, options.seed), options.device);
-    const CheckResult check = run_and_check(*op, inputs);  // the first call
+    const std::vector<Tensor> host_inputs =
+        make_inputs(c.op_name(), *c.op->schema, c.shapes, c.dtype, options.seed);
+    const CheckedCall first = check_on_device(*op, host_inputs, device);
     if (auto record = op->last_call()) row.served_by = std::string(record->served_by);
-    if (!check.ok) {
+    if (!first.check.ok) {
       row.status = RunStatus::kFail;
-      row.message = fmt::format("{}", fmt::join(check.failures, "; "));
+      row.message = fmt::format("{}", fmt::join(first.check.failures, "; "));
       return row;
     }
     row.roofline = op->eval_roofline();
     for (int64_t i = 0; i < options.repeat; ++i) {
+      synchronize(device);
       const auto start = std::chrono::steady_clock::now();
-      op->call(inputs);
+      op->call(first.inputs);
+      synchronize(device);
       const auto end = std::chrono::steady_clock::now();
       row.times_us.push_back(std::chrono::duration<double, std::micro>(end - start).count());
     }

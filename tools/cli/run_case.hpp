@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arguments.hpp"
+#include "device_select.hpp"
 #include "dry_run.hpp"
 #include "selection.hpp"
 
@@ -16,8 +17,8 @@ enum class RunStatus { kOk, kFail, kSkipped };
 std::string_view status_name(RunStatus status);  // "ok", "FAIL", "skipped"
 
 struct RunOptions {
-  Device device;
-  int64_t repeat = 5;  // timed calls after the checked one
+  DeviceChoice device;  // per op, device_for() decides
+  int64_t repeat = 5;   // timed calls after the checked one
   uint64_t seed = 42;
   // --all only: cases whose roofline exceeds these are skipped.
   std::optional<double> max_flops;

@@ -246,6 +246,11 @@ ParamValue parse_param(const OpSchema& schema, const ParamSlot& slot, std::strin
       return parse_int_list(text, what);
     case ParamKind::kDType:
       return parse_dtype(text);
+    case ParamKind::kTensor:
+      throw UsageError(
+          fmt::format("{}: expected None; a tensor parameter cannot be given on "
+                      "the command line, got '{}'",
+                      what, text));
   }
   throw UsageError(fmt::format("{}: unsupported parameter kind", what));
 }
