@@ -18,7 +18,7 @@ commands:
   check   [--json]
       Contract checks over the manifest and the implementation tables; exit 1 on a problem.
   explain OP (--workload LABEL | --shape NAME=AxB ...) [--dtype D] [--param NAME=VALUE ...]
-          [--device DEV] [--json]
+          [--device DEV] [--seed N] [--json]
       Runs one call and shows how it was dispatched: the serving target, and for each
       dispatch decision the interface, call, winner and every dropped candidate with why.
   run     OP (--workload LABEL | --all-workloads | --shape NAME=AxB ...) [--dtype D]
@@ -28,6 +28,11 @@ commands:
       GB/s from the op's roofline). --all runs every implemented op over every workload row,
       skipping rows above --max-gflop (default 2) or --max-mb (default 256). Exit 1 on a failure.
 
+--workload takes a row label of the op's manifest entry (its dtypes, or --dtype instead);
+--shape gives an input's shape by name (x=2048x4096; --param then gives the parameters).
+Without --device, ops run on cuda:0 when a GPU is present and something serves them there,
+else on the CPU.
+
 Backends named in TILEOPS_BACKENDS (colon-separated library paths) are loaded first.
 Exit status: 0 ok, 1 a check or run failed, 2 bad arguments.
 )";
@@ -35,31 +40,31 @@ Exit status: 0 ok, 1 a check or run failed, 2 bad arguments.
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace tileops::cli;
+  namespace cli = tileops::cli;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;
-    return kExitUsage;
+    return cli::kExitUsage;
   }
   const std::string command = args.front();
   args.erase(args.begin());
   if (command == "help" || command == "-h" || command == "--help") {
     std::cout << kUsage;
-    return kExitOk;
+    return cli::kExitOk;
   }
   try {
     tileops::ensure_backends_loaded();
-    if (command == "list") return list_command(args);
-    if (command == "check") return check_command(args);
-    if (command == "explain") return explain_command(args);
-    if (command == "run") return run_command(args);
-    throw UsageError("unknown command '" + command +
-                     "'; expected one of [list, check, explain, run, help]");
-  } catch (const UsageError& e) {
+    if (command == "list") return cli::list_command(args);
+    if (command == "check") return cli::check_command(args);
+    if (command == "explain") return cli::explain_command(args);
+    if (command == "run") return cli::run_command(args);
+    throw cli::UsageError("unknown command '" + command +
+                          "'; expected one of [list, check, explain, run, help]");
+  } catch (const cli::UsageError& e) {
     std::cerr << "tileops: " << e.what() << '\n';
-    return kExitUsage;
+    return cli::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "tileops " << command << ": " << e.what() << '\n';
-    return kExitFailure;
+    return cli::kExitFailure;
   }
 }
