@@ -55,7 +55,7 @@ std::string load_one(const std::string& path) {
     dlclose(handle);
     return fmt::format("expected backend ABI version {}, got {}", TILEOPS_BACKEND_ABI_VERSION, got);
   }
-  detail::RegistrationScope scope;
+  detail::RegistrationScope scope(entry->name ? entry->name : path);
   char error[512] = {0};
   std::string failure;
   try {

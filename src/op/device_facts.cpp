@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "registration_scope.hpp"
 #include "tileops/core/error.hpp"
 
 namespace tileops {
@@ -27,9 +28,7 @@ FactsRegistry& registry() {
   return r;
 }
 
-}  // namespace
-
-DeviceFactsProvider set_device_facts_provider(DeviceType type, DeviceFactsProvider provider) {
+DeviceFactsProvider install(DeviceType type, DeviceFactsProvider provider) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
   DeviceFactsProvider previous = r.providers[type];
@@ -38,6 +37,15 @@ DeviceFactsProvider set_device_facts_provider(DeviceType type, DeviceFactsProvid
   } else {
     r.providers.erase(type);
   }
+  return previous;
+}
+
+}  // namespace
+
+DeviceFactsProvider set_device_facts_provider(DeviceType type, DeviceFactsProvider provider) {
+  DeviceFactsProvider previous = install(type, std::move(provider));
+  // A backend whose registration fails loses its provider with the rest of what it registered.
+  detail::RegistrationScope::record([type, previous] { install(type, previous); });
   return previous;
 }
 

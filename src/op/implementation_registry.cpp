@@ -14,7 +14,10 @@ namespace {
 thread_local RegistrationScope* t_scope = nullptr;
 }  // namespace
 
-RegistrationScope::RegistrationScope() : previous_(t_scope) { t_scope = this; }
+RegistrationScope::RegistrationScope(std::string origin)
+    : origin_(std::move(origin)), previous_(t_scope) {
+  t_scope = this;
+}
 RegistrationScope::~RegistrationScope() { t_scope = previous_; }
 
 void RegistrationScope::roll_back() noexcept {
@@ -24,6 +27,10 @@ void RegistrationScope::roll_back() noexcept {
 
 void RegistrationScope::record(std::function<void()> undo) {
   if (t_scope != nullptr) t_scope->undos_.push_back(std::move(undo));
+}
+
+const std::string* RegistrationScope::current_origin() noexcept {
+  return t_scope != nullptr && !t_scope->origin_.empty() ? &t_scope->origin_ : nullptr;
 }
 
 }  // namespace detail
@@ -73,6 +80,10 @@ Registration register_implementation(ImplementationInfo info) {
     throw BackendError(fmt::format("register_kernel_type(op='{}', key='{}'): expected at least one "
                                    "device type in devices, got none",
                                    info.op, info.key));
+  }
+  // A backend's registrations carry its name, whatever the implementation declared.
+  if (const std::string* origin = detail::RegistrationScope::current_origin()) {
+    info.origin = *origin;
   }
   auto& r = registry();
   const std::string op = info.op;

@@ -3,13 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace tileops::detail {
 
 class RegistrationScope {
  public:
-  RegistrationScope();
+  // origin: the name of the backend registering (becomes ImplementationInfo::origin).
+  explicit RegistrationScope(std::string origin = {});
   ~RegistrationScope();
   RegistrationScope(const RegistrationScope&) = delete;
   RegistrationScope& operator=(const RegistrationScope&) = delete;
@@ -17,9 +19,12 @@ class RegistrationScope {
   void roll_back() noexcept;
   // Called by registration functions.
   static void record(std::function<void()> undo);
+  // The origin of the innermost scope on this thread, or null outside any named scope.
+  static const std::string* current_origin() noexcept;
 
  private:
   std::vector<std::function<void()>> undos_;
+  std::string origin_;
   RegistrationScope* previous_;
 };
 

@@ -1,1 +1,70 @@
-int main() { return 0; }
+// `tileops`: list, check, explain and run the ops of the manifest.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "tileops/op/backend.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: tileops <command> [options]
+
+commands:
+  list    [--json]
+      Every op of the manifest: family, status, kernel interfaces, implementations per
+      device type, whole-op targets.
+  check   [--json]
+      Contract checks over the manifest and the implementation tables; exit 1 on a problem.
+  explain OP (--workload LABEL | --shape NAME=AxB ...) [--dtype D] [--param NAME=VALUE ...]
+          [--device DEV] [--seed N] [--json]
+      Runs one call and shows how it was dispatched: the serving target, and for each
+      dispatch decision the interface, call, winner and every dropped candidate with why.
+  run     OP (--workload LABEL | --all-workloads | --shape NAME=AxB ...) [--dtype D]
+          [--param NAME=VALUE ...] [--device DEV] [--repeat N] [--seed N] [--json]
+  run     --all [--max-gflop X] [--max-mb X] [--dtype D] [--device DEV] [--repeat N] [--json]
+      Checks against the float64 reference, then times N more calls (median, min, GFLOP/s,
+      GB/s from the op's roofline). --all runs every implemented op over every workload row,
+      skipping rows above --max-gflop (default 2) or --max-mb (default 256). Exit 1 on a failure.
+
+--workload takes a row label of the op's manifest entry (its dtypes, or --dtype instead);
+--shape gives an input's shape by name (x=2048x4096; --param then gives the parameters).
+Without --device, ops run on cuda:0 when a GPU is present and something serves them there,
+else on the CPU.
+
+Backends named in TILEOPS_BACKENDS (colon-separated library paths) are loaded first.
+Exit status: 0 ok, 1 a check or run failed, 2 bad arguments.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace cli = tileops::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return cli::kExitUsage;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  if (command == "help" || command == "-h" || command == "--help") {
+    std::cout << kUsage;
+    return cli::kExitOk;
+  }
+  try {
+    tileops::ensure_backends_loaded();
+    if (command == "list") return cli::list_command(args);
+    if (command == "check") return cli::check_command(args);
+    if (command == "explain") return cli::explain_command(args);
+    if (command == "run") return cli::run_command(args);
+    throw cli::UsageError("unknown command '" + command +
+                          "'; expected one of [list, check, explain, run, help]");
+  } catch (const cli::UsageError& e) {
+    std::cerr << "tileops: " << e.what() << '\n';
+    return cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "tileops " << command << ": " << e.what() << '\n';
+    return cli::kExitFailure;
+  }
+}

@@ -1,0 +1,44 @@
+// A backend whose register_backend fails after registering one of everything: a kernel on the
+// CPU (which would make RMSNorm dispatch ambiguous if it survived), a detector, a kernel
+// builder and a device-facts provider. The loader must roll all of it back.
+#include <cstdio>
+
+#include "tileops/op/backend.hpp"
+#include "tileops/op/device_facts.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/op/target.hpp"
+#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
+
+namespace {
+
+class FailingKernel final : public tileops::RMSNormKernel {
+ public:
+  using Interface = tileops::RMSNormKernel;
+  static constexpr tileops::DeviceType devices[] = {tileops::kCPU};
+  void run(const tileops::RMSNormCall&, const tileops::Tensor&, const tileops::Tensor&,
+           const tileops::Tensor&) override {}
+};
+
+int register_backend(char* error, uint64_t error_size) {
+  tileops::register_kernel_type<FailingKernel>("RMSNormFwdOp", "rms_norm_failing").release();
+  tileops::register_detector("failing-target", [](tileops::Device) { return true; }).release();
+  tileops::register_kernel_builder(
+      "RMSNormFwdOp", "failing-target",
+      [](std::span<const std::optional<tileops::TensorDesc>>, const tileops::ParamMap&) {
+        return std::unique_ptr<tileops::TargetKernel>();
+      })
+      .release();
+  tileops::set_device_facts_provider(tileops::device_type_from_name("failing"),
+                                     [](tileops::Device) { return tileops::DeviceFacts{}; });
+  std::snprintf(error, error_size, "the failing backend gives up after registering");
+  return 1;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const TileopsBackendEntryV1*
+tileops_backend_entry_v1() {
+  static const TileopsBackendEntryV1 kEntry{TILEOPS_BACKEND_ABI_VERSION, "failing",
+                                            &register_backend};
+  return &kEntry;
+}

@@ -1,0 +1,45 @@
+// Dry runs: a call taken through an op's signature check, output inference and roofline without
+// computing anything or allocating tensor memory. Inputs are placed on a private "dry-run" device
+// whose memory is never read or written, and a private target ("tileops-dry-run") serves every
+// op with a kernel that does nothing. `tileops check` uses it to check every workload row, and
+// `tileops run --all` to learn a row's roofline before deciding to run it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "selection.hpp"
+#include "tileops/core/allocator.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/op/target.hpp"
+
+namespace tileops::cli {
+
+inline constexpr std::string_view kDryRunTarget = "tileops-dry-run";
+
+struct DryRunOutcome {
+  std::vector<TensorDesc> outputs;
+  std::optional<RooflineValue> roofline;  // nullopt when the op's roofline failed
+  std::string roofline_error;
+  std::string served_by;  // the dry-run target, or "empty-write"
+};
+
+class DryRun {
+ public:
+  // Registers the dry-run device type, its allocator and a builder for every op with a class.
+  DryRun();
+  ~DryRun();
+  DryRun(const DryRun&) = delete;
+  DryRun& operator=(const DryRun&) = delete;
+
+  // Constructs the op and calls it. Throws what construction or the signature check throws.
+  DryRunOutcome run(const Case& c) const;
+
+ private:
+  Device device_;
+  Allocator* previous_allocator_ = nullptr;
+  std::vector<Registration> registrations_;
+};
+
+}  // namespace tileops::cli
