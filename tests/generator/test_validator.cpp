@@ -123,6 +123,13 @@ TEST(Validator, WorkloadLabelMustNotSpellADtype) {
   EXPECT_NE(err.find("spells the dtype"), std::string::npos) << err;
 }
 
+TEST(Validator, WorkloadLabelsAreUnique) {
+  const std::string err = first_error(entry("", "{flops: N, bytes: 2 * N}",
+                                            "[{x_shape: [4], dtypes: [float16], label: same}, "
+                                            "{x_shape: [8], dtypes: [float32], label: same}]"));
+  EXPECT_NE(err.find("workloads[1].label | label 'same' is used by an earlier row"), std::string::npos) << err;
+}
+
 TEST(Validator, RooflineFlopsMayNotReadTensors) {
   const std::string err = first_error(entry("", "{flops: x.ndim, bytes: 2 * N}"));
   EXPECT_NE(err.find("roofline.flops"), std::string::npos) << err;

@@ -356,6 +356,7 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
   }
   int i = 0;
   std::map<std::string, int> optional_present;
+  std::set<std::string> labels;
   for (const auto& row : rows) {
     const std::string f = fmt::format("workloads[{}]", i++);
     WorkloadDecl w;
@@ -370,6 +371,11 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
     }
     if (row["label"]) {
       w.label = row["label"].as<std::string>();
+      if (!labels.insert(w.label).second) {
+        c.error(f + ".label", fmt::format("label '{}' is used by an earlier row; labels name rows "
+                                          "uniquely",
+                                          w.label));
+      }
       for (const auto& d : w.dtypes) {
         static const std::map<std::string, std::vector<std::string>> kShort = {
             {"float16", {"fp16", "half"}}, {"bfloat16", {"bf16"}}, {"float32", {"fp32"}},
