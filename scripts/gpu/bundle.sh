@@ -14,4 +14,5 @@ for lib in libfmt.so.9; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
   if [ -n "$path" ]; then cp -L "$path" .gpu/lib/; fi
 done
+cp bench/torch/torch_baseline.py .gpu/
 du -sh .gpu

@@ -11,5 +11,7 @@ int list_command(const std::vector<std::string>& args);
 int check_command(const std::vector<std::string>& args);
 int explain_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
+int bench_command(const std::vector<std::string>& args);
+int calibrate_command(const std::vector<std::string>& args);
 
 }  // namespace tileops::cli

@@ -28,6 +28,14 @@ commands:
       GB/s from the op's roofline). --all runs every implemented op over every workload row,
       skipping rows above --max-gflop (default 2) or --max-mb (default 256). Exit 1 on a failure.
 
+  bench   (OP ... [--workload LABEL] | --all) [--dtype D] [--device DEV] [--iters N]
+          [--no-flush] [--json FILE]
+      Device time with a cold L2 (median, p10-p90 over N calls), TB/s and TFLOP/s from the
+      roofline, a device-to-device copy of the same bytes as the floor of memory-bound rows,
+      the fraction of the calibrated roof, and the host cost of a call. Rows checked first.
+  calibrate [--device cuda:N]
+      Measures the device's copy bandwidth and stores it as the board's profile.
+
 --workload takes a row label of the op's manifest entry (its dtypes, or --dtype instead);
 --shape gives an input's shape by name (x=2048x4096; --param then gives the parameters).
 Without --device, ops run on cuda:0 when a GPU is present and something serves them there,
@@ -58,8 +66,10 @@ int main(int argc, char** argv) {
     if (command == "check") return cli::check_command(args);
     if (command == "explain") return cli::explain_command(args);
     if (command == "run") return cli::run_command(args);
+    if (command == "bench") return cli::bench_command(args);
+    if (command == "calibrate") return cli::calibrate_command(args);
     throw cli::UsageError("unknown command '" + command +
-                          "'; expected one of [list, check, explain, run, help]");
+                          "'; expected one of [list, check, explain, run, bench, calibrate, help]");
   } catch (const cli::UsageError& e) {
     std::cerr << "tileops: " << e.what() << '\n';
     return cli::kExitUsage;

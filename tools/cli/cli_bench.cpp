@@ -1,0 +1,217 @@
+// `tileops bench`: device time of the manifest's workloads with a cold L2, against the roofline
+// and against a device-to-device copy of the same bytes; `tileops calibrate`: the measured roof.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arguments.hpp"
+#include "bench_timing.hpp"
+#include "commands.hpp"
+#include "device_check.hpp"
+#include "device_select.hpp"
+#include "dry_run.hpp"
+#include "run_case.hpp"
+#include "selection.hpp"
+#include "table.hpp"
+#include "tileops/op/device_facts.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::cli {
+namespace {
+
+constexpr double kReferenceFlopLimit = 4e9;  // the float64 check is skipped above this
+
+std::filesystem::path profile_path(const DeviceFacts& facts) {
+  const char* dir = std::getenv("TILEOPS_CACHE_DIR");
+  const std::filesystem::path base =
+      dir && *dir ? std::filesystem::path(dir)
+                  : std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") / ".cache/tileops";
+  return base / "profiles" / fmt::format("{}.json", facts.calibration.empty() ? "unknown" : facts.calibration);
+}
+
+std::optional<double> stored_copy_tbs(const DeviceFacts& facts) {
+  std::ifstream in(profile_path(facts));
+  if (!in) return std::nullopt;
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.contains("copy_tbs")) return std::nullopt;
+  return j["copy_tbs"].get<double>();
+}
+
+nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& timing,
+                          std::optional<double> roof_tbs) {
+  nlohmann::json row{{"op", c.op_name()}, {"label", c.label}, {"dtype", dtype_name(c.dtype)},
+                     {"device", device.str()}};
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [name, value] : c.params) {
+    std::visit([&](const auto& v) {
+      using V = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<V, NoneValue>) params[name] = nullptr;
+      else if constexpr (std::is_same_v<V, IntList>) params[name] = v.vec();
+      else if constexpr (std::is_same_v<V, DType>) params[name] = dtype_name(v);
+      else if constexpr (std::is_same_v<V, Tensor>) params[name] = v.str();
+      else params[name] = v;
+    }, value);
+  }
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const auto& s : c.shapes) shapes.push_back(s ? nlohmann::json(s->vec()) : nlohmann::json());
+  row["input_shapes"] = shapes;
+  try {
+    std::unique_ptr<Op> op = make_case_op(c);
+    for (const auto& [name, value] : op->param_values()) {
+      if (!params.contains(name)) {
+        std::visit([&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, NoneValue>) params[name] = nullptr;
+          else if constexpr (std::is_same_v<V, IntList>) params[name] = v.vec();
+          else if constexpr (std::is_same_v<V, DType>) params[name] = dtype_name(v);
+          else if constexpr (std::is_same_v<V, Tensor>) params[name] = v.str();
+          else params[name] = v;
+        }, value);
+      }
+    }
+    row["params"] = params;
+    const std::vector<Tensor> host = make_inputs(c.op_name(), *c.op->schema, c.shapes, c.dtype, 7);
+    std::vector<Tensor> inputs;
+    RooflineValue roof{};
+    {  // Learn the roofline first (a dry run computes nothing).
+      DryRun dry;
+      const DryRunOutcome outcome = dry.run(c);
+      if (outcome.roofline) roof = *outcome.roofline;
+    }
+    if (static_cast<double>(roof.flops) <= kReferenceFlopLimit) {
+      const CheckedCall checked = check_on_device(*op, host, device);
+      inputs = checked.inputs;
+      row["check"] = checked.check.ok ? "ok" : fmt::format("FAIL: {}", fmt::join(checked.check.failures, "; "));
+      if (!checked.check.ok) {
+        row["status"] = "FAIL";
+        return row;
+      }
+    } else {
+      for (const Tensor& t : host) {
+        inputs.push_back(!t.defined() ? Tensor() : device.type == kCUDA ? cuda::to_device(t, device) : t);
+      }
+      row["check"] = "skipped (float64 reference too costly at this size)";
+    }
+    std::vector<Tensor> outputs;
+    for (const TensorDesc& d : op->infer_outputs(inputs)) outputs.push_back(Tensor::empty(d.shape, d.dtype, device));
+    auto call = [&] { op->call_into(inputs, outputs); };
+    const Timing t = time_calls(device, call, timing);
+    row["status"] = "ok";
+    row["median_us"] = t.median_us;
+    row["p10_us"] = t.p10_us;
+    row["p90_us"] = t.p90_us;
+    row["iterations"] = t.iterations;
+    row["method"] = t.method;
+    row["flops"] = roof.flops;
+    row["bytes"] = roof.bytes;
+    row["tbs"] = static_cast<double>(roof.bytes) / (t.median_us * 1e6);
+    row["tflops"] = static_cast<double>(roof.flops) / (t.median_us * 1e6);
+    if (auto rec = op->last_call()) row["served_by"] = std::string(rec->served_by);
+    row["config"] = op->kernel_config();
+    const bool memory_bound = roof.bytes > 0 && static_cast<double>(roof.flops) / static_cast<double>(roof.bytes) < 100;
+    if (memory_bound) {
+      const Timing copy = time_copy(device, roof.bytes, timing);
+      row["copy_floor_us"] = copy.median_us;
+      row["efficiency_vs_copy"] = copy.median_us / t.median_us;
+    }
+    if (roof_tbs) row["roof_fraction"] = row["tbs"].get<double>() / *roof_tbs;
+    row["host_us"] = host_call_us(call, 200);
+    synchronize(device);
+  } catch (const std::exception& e) {
+    row["status"] = "FAIL";
+    row["check"] = e.what();
+  }
+  return row;
+}
+
+std::string num(const nlohmann::json& row, const char* key, const char* format = "{:.2f}") {
+  return row.contains(key) ? fmt::format(fmt::runtime(format), row[key].get<double>()) : "-";
+}
+
+}  // namespace
+
+int bench_command(const std::vector<std::string>& raw) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"--workload", OptionKind::kValue}, {"--all", OptionKind::kFlag},   {"--dtype", OptionKind::kValue},
+      {"--device", OptionKind::kValue},   {"--iters", OptionKind::kValue}, {"--json", OptionKind::kValue},
+      {"--no-flush", OptionKind::kFlag}};
+  Arguments args("bench", raw, kSpecs);
+  const DeviceChoice choice = choose_device(args.value("--device"));
+  TimingOptions timing;
+  if (auto n = args.integer("--iters")) timing.iterations = static_cast<int>(*n);
+  timing.flush_l2 = !args.flag("--no-flush");
+  std::optional<DType> dtype;
+  if (auto d = args.value("--dtype")) dtype = parse_dtype(*d);
+  std::vector<Case> cases;
+  if (args.flag("--all")) {
+    for (const OpClassInfo* info : op_classes()) {
+      if (!info->factory) continue;
+      for (Case& c : all_workload_cases(*info, dtype)) cases.push_back(std::move(c));
+    }
+  } else {
+    for (const std::string& name : args.positionals()) {
+      const OpClassInfo& info = implemented_op(name);
+      for (Case& c : (args.has("--workload") ? select_cases(info, args, false) : all_workload_cases(info, dtype))) {
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+  if (cases.empty()) throw UsageError("bench: name ops (or --all) to benchmark");
+  nlohmann::json results = nlohmann::json::array();
+  Table table({"op", "workload", "dtype", "device", "median us", "p10-p90", "TB/s", "copy us",
+               "eff/copy", "TFLOP/s", "host us", "served by"});
+  int failures = 0;
+  for (const Case& c : cases) {
+    const Device device = device_for(*c.op, choice);
+    std::optional<double> roof;
+    if (device.type == kCUDA) roof = stored_copy_tbs(read_device_facts(device));
+    nlohmann::json row = bench_case(c, device, timing, roof);
+    if (row["status"] != "ok") ++failures;
+    table.add_row({row["op"], row["label"], row["dtype"], row["device"],
+               row["status"] == "ok" ? num(row, "median_us") : std::string(row["status"]),
+               row.contains("p10_us") ? fmt::format("{:.2f}-{:.2f}", row["p10_us"].get<double>(), row["p90_us"].get<double>()) : "-",
+               num(row, "tbs", "{:.3f}"), num(row, "copy_floor_us"), (row.contains("efficiency_vs_copy") ? fmt::format("{:.0f}%", 100 * row["efficiency_vs_copy"].get<double>()) : "-"),
+               num(row, "tflops", "{:.1f}"), num(row, "host_us"), row.value("served_by", "")});
+    results.push_back(std::move(row));
+  }
+  table.print(std::cout);
+  for (const auto& r : results) {
+    if (r["status"] != "ok") std::cout << "FAIL " << r["op"].get<std::string>() << "/" << r["label"].get<std::string>() << ": " << r["check"].get<std::string>() << "\n";
+  }
+  if (auto path = args.value("--json")) {
+    std::ofstream out(*path);
+    out << nlohmann::json{{"results", results}}.dump(1) << "\n";
+  }
+  return failures == 0 ? kExitOk : kExitFailure;
+}
+
+int calibrate_command(const std::vector<std::string>& raw) {
+  static constexpr OptionSpec kSpecs[] = {{"--device", OptionKind::kValue}};
+  Arguments args("calibrate", raw, kSpecs);
+  const Device device = Device::parse(args.value("--device").value_or("cuda:0"));
+  if (device.type != kCUDA) throw UsageError("calibrate: expected a cuda device");
+  const DeviceFacts facts = read_device_facts(device);
+  TimingOptions timing;
+  timing.iterations = 20;
+  const int64_t bytes = int64_t{2} << 30;  // 1 GiB read + 1 GiB written
+  const Timing copy = time_copy(device, bytes, timing);
+  const double tbs = static_cast<double>(bytes) / (copy.median_us * 1e6);
+  nlohmann::json profile{{"board", facts.calibration}, {"device", cuda::device_name(device.index)},
+                         {"arch", facts.arch}, {"sm_count", facts.sm_count},
+                         {"copy_tbs", tbs}, {"copy_bytes", bytes}, {"copy_median_us", copy.median_us},
+                         {"matrix_bf16_tflops", nullptr},
+                         {"note", "the bf16 matrix roof is not measured: tileops has no tensor-core GEMM yet"}};
+  const auto path = profile_path(facts);
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << profile.dump(1) << "\n";
+  std::cout << fmt::format("{} ({}): device-to-device copy {:.3f} TB/s (read + write, {} GiB moved); "
+                           "profile written to {}\n",
+                           cuda::device_name(device.index), facts.calibration, tbs, bytes >> 30, path.string());
+  return kExitOk;
+}
+
+}  // namespace tileops::cli
