@@ -34,11 +34,16 @@ void check_workloads(const OpClassInfo& info, const DryRun& dry_run, OpReport& r
     report.problems.push_back("declares no workload rows; expected at least one");
     return;
   }
-  std::set<std::string> labels;
+  // The case name is label/dtype: a label may span rows, a (label, dtype) pair may not.
+  std::set<std::pair<std::string, DType>> cases;
   for (const Workload& row : rows) {
-    if (!labels.insert(row.label).second) {
-      report.problems.push_back(
-          fmt::format("workload label '{}' appears twice; expected unique labels", row.label));
+    for (DType d : row.dtypes) {
+      if (!cases.emplace(row.label, d).second) {
+        report.problems.push_back(
+            fmt::format("workload '{}' lists {} in two rows; expected each "
+                        "(label, dtype) pair once",
+                        row.label, dtype_name(d)));
+      }
     }
   }
   // Construction runs the contract checks: every implementation's interface is declared by the

@@ -186,15 +186,32 @@ std::vector<Case> select_cases(const OpClassInfo& op, const Arguments& args,
     cases = all_workload_cases(op, dtype);
   } else {
     const std::vector<Workload> rows = schema.workloads();
-    auto row = std::find_if(rows.begin(), rows.end(),
-                            [&](const Workload& w) { return w.label == *label; });
-    if (row == rows.end()) {
+    // One label may span rows that differ in dtypes only (the case name adds the dtype).
+    std::vector<const Workload*> matching;
+    for (const Workload& w : rows) {
+      if (w.label == *label) matching.push_back(&w);
+    }
+    if (matching.empty()) {
       std::vector<std::string_view> labels;
-      for (const Workload& w : rows) labels.push_back(w.label);
+      for (const Workload& w : rows) {
+        if (std::find(labels.begin(), labels.end(), w.label) == labels.end()) {
+          labels.push_back(w.label);
+        }
+      }
       throw UsageError(fmt::format("{} has no workload '{}'; expected one of [{}]", schema.name,
                                    *label, fmt::join(labels, ", ")));
     }
-    cases = workload_cases(op, *row, dtype);
+    if (dtype) {
+      // With --dtype, one case: from the row that lists the dtype, else the first row.
+      auto lists = [&](const Workload* w) {
+        return std::find(w->dtypes.begin(), w->dtypes.end(), *dtype) != w->dtypes.end();
+      };
+      auto row = std::find_if(matching.begin(), matching.end(), lists);
+      matching = {row != matching.end() ? *row : matching.front()};
+    }
+    for (const Workload* row : matching) {
+      for (Case& c : workload_cases(op, *row, dtype)) cases.push_back(std::move(c));
+    }
   }
   for (Case& c : cases) {
     for (const auto& [name, value] : overrides) set_param(c.params, name, value);
