@@ -2,9 +2,10 @@
 // library, it exports tileops_backend_entry_v1(); tileops loads it from TILEOPS_BACKENDS (or
 // tileops::load_backend) and its register_backend adds, through the C++ API:
 //
-//   * a device type "acme" with a device-facts provider and an allocator. Acme memory is host
-//     memory in this demo, so its kernels are plain loops. acme:0 is a v1 board; acme:1 is a v2
-//     board with a graph engine that runs whole ops;
+//   * a device type "acme" with a device-facts provider, an allocator and a copier (so
+//     Tensor::copy_from moves tensors between the host and acme). Acme memory is host memory in
+//     this demo, so its kernels are plain loops. acme:0 is a v1 board; acme:1 is a v2 board with
+//     a graph engine that runs whole ops;
 //   * "rms_norm_acme", an implementation of RMSNormFwdOp's "rms_norm" kernel interface for acme
 //     devices: dispatch picks it for RMSNormFwdOp calls on acme tensors;
 //   * a target "acme-target": a detector claiming acme devices with a graph engine, and a kernel
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include <fmt/format.h>
@@ -153,6 +155,14 @@ std::unique_ptr<tileops::TargetKernel> build_graph_rms_norm(
                                         tileops::resolve_eps(given, x.dtype));
 }
 
+// Host <-> acme and acme <-> acme copies; a real backend would use its DMA engine.
+void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t bytes) {
+  for (Device d : {dst_device, src_device}) {
+    if (d.type != tileops::kCPU) require_board(d);
+  }
+  std::memcpy(dst, src, bytes);
+}
+
 AcmeAllocator g_allocator;
 
 int register_backend(char* error, uint64_t error_size) {
@@ -162,8 +172,10 @@ int register_backend(char* error, uint64_t error_size) {
     tileops::register_kernel_type<AcmeRMSNormKernel>("RMSNormFwdOp", "rms_norm_acme").release();
     tileops::register_detector(kTarget, &has_graph_engine).release();
     tileops::register_kernel_builder("RMSNormFwdOp", kTarget, &build_graph_rms_norm).release();
-    // Last: the loader rolls back registrations of a failing backend, but not an allocator.
+    // Last: the loader rolls back registrations of a failing backend, but not an allocator or
+    // a copier.
     tileops::set_allocator(type, &g_allocator);
+    tileops::set_device_copier(type, &copy_bytes);
     return 0;
   } catch (const std::exception& e) {
     std::snprintf(error, error_size, "%s", e.what());

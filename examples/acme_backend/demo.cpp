@@ -3,7 +3,6 @@
 //   acme_demo [path/to/libtileops_acme.so]
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -15,17 +14,11 @@
 
 namespace {
 
-// Acme memory is host memory (see acme_backend.cpp), so a host copy moves a tensor there.
-tileops::Tensor to_device(const tileops::Tensor& host, tileops::Device device) {
-  tileops::Tensor t = tileops::Tensor::empty(host.shape(), host.dtype(), device);
-  std::memcpy(t.data(), host.data(), host.nbytes());
-  return t;
-}
-
-// The same memory seen as a CPU tensor, for comparing.
-tileops::Tensor host_view(const tileops::Tensor& t) {
-  return tileops::Tensor::from_blob(t.data(), t.shape(), t.strides(), t.dtype(),
-                                    tileops::Device::cpu());
+// Tensors move between the host and acme through the copier the backend installed.
+tileops::Tensor copy_to(const tileops::Tensor& t, tileops::Device device) {
+  tileops::Tensor out = tileops::Tensor::empty(t.shape(), t.dtype(), device);
+  out.copy_from(t);
+  return out;
 }
 
 }  // namespace
@@ -48,9 +41,10 @@ int main(int argc, char** argv) {
     for (const char* name : {"acme:0", "acme:1"}) {
       const tileops::Device device = tileops::Device::parse(name);
       tileops::RMSNormFwdOp op({.normalized_shape = {1024}});
-      const tileops::Tensor y = op(to_device(x, device), to_device(w, device));
-      const tileops::Comparison c = tileops::compare(
-          host_view(y), expected, tileops::default_tolerance(tileops::DType::kFloat32));
+      const tileops::Tensor y = op(copy_to(x, device), copy_to(w, device));
+      const tileops::Comparison c =
+          tileops::compare(copy_to(y, tileops::Device::cpu()), expected,
+                           tileops::default_tolerance(tileops::DType::kFloat32));
       std::cout << fmt::format("{}: served by {} (target {}); {} vs cpu: {}\n", name,
                                op.last_call()->served_by, op.serving_target().value_or("?"),
                                y.str(), c.str());

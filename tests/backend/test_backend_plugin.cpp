@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -55,14 +54,11 @@ bool contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// Acme memory is host memory: a host copy moves a tensor there, and a host view reads it back.
-Tensor to_device(const Tensor& host, Device device) {
-  Tensor t = Tensor::empty(host.shape(), host.dtype(), device);
-  std::memcpy(t.data(), host.data(), host.nbytes());
-  return t;
-}
-Tensor host_view(const Tensor& t) {
-  return Tensor::from_blob(t.data(), t.shape(), t.strides(), t.dtype(), Device::cpu());
+// Tensors move between the host and acme through the copier the backend installed.
+Tensor copy_to(const Tensor& t, Device device) {
+  Tensor out = Tensor::empty(t.shape(), t.dtype(), device);
+  out.copy_from(t);
+  return out;
 }
 
 // Runs op on device with fresh inputs; returns the comparison with the float64 reference.
@@ -71,13 +67,14 @@ Tensor host_view(const Tensor& t) {
   const uint64_t seed = testing::fresh_seed();
   const std::vector<Tensor> host =
       make_inputs(op.name(), op.schema(), {x_shape, w_shape}, dtype, seed);
-  const std::vector<Tensor> inputs{to_device(host[0], device), to_device(host[1], device)};
+  const std::vector<Tensor> inputs{copy_to(host[0], device), copy_to(host[1], device)};
   const std::vector<Tensor> out = op.call(inputs);
   if (out[0].device() != device) {
     return ::testing::AssertionFailure() << "output on " << out[0].device().str();
   }
   const ReferenceResult expected = find_reference(op.name())->compute(op.param_values(), host);
-  const Comparison c = compare(host_view(out[0]), expected.outputs[0], default_tolerance(dtype));
+  const Comparison c =
+      compare(copy_to(out[0], Device::cpu()), expected.outputs[0], default_tolerance(dtype));
   if (!c.ok()) return ::testing::AssertionFailure() << c.str() << " (seed " << seed << ")";
   return ::testing::AssertionSuccess();
 }

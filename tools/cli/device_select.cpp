@@ -13,17 +13,6 @@
 #include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cli {
-namespace {
-
-[[noreturn]] void no_copy(Device device) {
-  throw OpNotAvailableError(fmt::format(
-      "cannot move tensors between the host and {}: tileops copies to cpu and cuda devices only; "
-      "expected --device cpu or cuda[:N]",
-      device.str()));
-}
-
-}  // namespace
-
 DeviceChoice choose_device(const std::optional<std::string>& requested) {
   if (requested) {
     Device device;
@@ -63,16 +52,24 @@ Device device_for(const OpClassInfo& op, const DeviceChoice& choice) {
 
 std::vector<Tensor> place_inputs(const std::vector<Tensor>& host, Device device) {
   if (device.type == kCPU) return host;
-  if (device.type != kCUDA) no_copy(device);
   std::vector<Tensor> placed;
-  for (const Tensor& t : host) placed.push_back(t.defined() ? cuda::to_device(t, device) : t);
+  for (const Tensor& t : host) {
+    if (!t.defined()) {
+      placed.push_back(t);
+      continue;
+    }
+    Tensor on_device = Tensor::empty(t.shape(), t.dtype(), device);
+    on_device.copy_from(t.contiguous());  // through the device's copier
+    placed.push_back(std::move(on_device));
+  }
   return placed;
 }
 
 Tensor to_host(const Tensor& t) {
   if (!t.defined() || t.device().type == kCPU) return t;
-  if (t.device().type != kCUDA) no_copy(t.device());
-  return cuda::to_device(t, Device::cpu());
+  Tensor host = Tensor::empty(t.shape(), t.dtype(), Device::cpu());
+  host.copy_from(t);
+  return host;
 }
 
 void synchronize(Device device) {

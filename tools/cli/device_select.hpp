@@ -1,5 +1,5 @@
 // Which device `tileops run` and `tileops explain` use, and moving tensors between it and the
-// host. The CPU needs no copies; CUDA tensors move through the CUDA runtime.
+// host (through the copier the device's backend installed; the CPU needs no copies).
 #pragma once
 
 #include <optional>
@@ -29,8 +29,8 @@ bool may_run_on(const OpClassInfo& op, Device device);
 // nothing serves the op on it (an op with CPU kernels only, on a GPU machine).
 Device device_for(const OpClassInfo& op, const DeviceChoice& choice);
 
-// Host tensors copied to device (the same tensors for the CPU). OpNotAvailableError for a device
-// type tileops cannot copy to.
+// Host tensors copied to device (the same tensors for the CPU). ValueError naming the device
+// type when its backend installed no copier.
 std::vector<Tensor> place_inputs(const std::vector<Tensor>& host, Device device);
 // A host copy of a tensor on any device tileops can copy from.
 Tensor to_host(const Tensor& t);
