@@ -10,7 +10,7 @@ cp "$build"/tests/tileops_cuda_tests "$build"/tileops .gpu/bin/
 if [ -f "$build"/bench/tileops_host_path_bench ]; then cp "$build"/bench/tileops_host_path_bench .gpu/bin/; fi
 cp -L "$build"/libtileops.so.0 .gpu/lib/
 strip --strip-debug .gpu/lib/libtileops.so.0 .gpu/bin/*
-for lib in libfmt.so.9; do
+for lib in libfmt.so.9 libbenchmark.so.1debian; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
   if [ -n "$path" ]; then cp -L "$path" .gpu/lib/; fi
 done

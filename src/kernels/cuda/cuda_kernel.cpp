@@ -35,9 +35,12 @@ std::string nvrtc_arch(int arch) {
 CudaFunction::CudaFunction(KernelSource source, std::string entry)
     : source_(std::move(source)), entry_(std::move(entry)) {}
 
-CUfunction CudaFunction::get(int device) {
+CUfunction CudaFunction::load(int device) {
   std::lock_guard lock(mutex_);
-  if (auto it = loaded_.find(device); it != loaded_.end()) return it->second;
+  if (device < 0 || device >= kMaxDevices) {
+    throw ContractError(fmt::format("CUDA device index {} is out of range", device));
+  }
+  if (CUfunction fn = loaded_[device].load()) return fn;
   const DeviceFacts facts = read_device_facts(Device::cuda(device));
   int driver_version = 0;
   driver().cuDriverGetVersion(&driver_version);
@@ -46,19 +49,30 @@ CUfunction CudaFunction::get(int device) {
   check(driver().cuModuleLoadData(&module, bin.cubin.data()), "cuModuleLoadData");
   CUfunction fn = nullptr;
   check(driver().cuModuleGetFunction(&fn, module, entry_.c_str()), "cuModuleGetFunction");
-  loaded_[device] = fn;
+  loaded_[device].store(fn, std::memory_order_release);
   return fn;
 }
 
+int sm_count(int device) {
+  static std::array<std::atomic<int>, 16> counts{};
+  if (device >= 0 && device < 16) {
+    if (const int c = counts[device].load(std::memory_order_relaxed)) return c;
+  }
+  const int c = read_device_facts(Device::cuda(device)).sm_count;
+  if (device >= 0 && device < 16) counts[device].store(c, std::memory_order_relaxed);
+  return c;
+}
+
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
-            unsigned smem, std::vector<void*> args) {
+            unsigned smem, std::initializer_list<void*> args) {
   if (grid_x == 0 || grid_y == 0) return;
   if (smem > 48 * 1024) {
     check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(smem)),
           "cuFuncSetAttribute");
   }
   check(driver().cuLaunchKernel(fn, grid_x, grid_y, 1, block, 1, 1, smem,
-                                static_cast<CUstream>(current_stream(device)), args.data(), nullptr),
+                                static_cast<CUstream>(current_stream(device)),
+                                const_cast<void**>(args.begin()), nullptr),
         "cuLaunchKernel");
 }
 

@@ -2,7 +2,10 @@
 // the disk cache, loaded once per device, launched on the current stream.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -29,20 +32,31 @@ std::string nvrtc_arch(int arch);
 class CudaFunction {
  public:
   CudaFunction(KernelSource source, std::string entry);
-  // Compiles (or reads the disk cache) and loads on first use for device.
-  CUfunction get(int device);
+  // Compiles (or reads the disk cache) and loads on first use for device; later calls are one
+  // atomic load.
+  CUfunction get(int device) {
+    if (device >= 0 && device < kMaxDevices) {
+      if (CUfunction fn = loaded_[device].load(std::memory_order_acquire)) return fn;
+    }
+    return load(device);
+  }
   const KernelSource& source() const { return source_; }
 
  private:
+  static constexpr int kMaxDevices = 16;
+  CUfunction load(int device);
   KernelSource source_;
   std::string entry_;
   std::mutex mutex_;
-  std::map<int, CUfunction> loaded_;
+  std::array<std::atomic<CUfunction>, kMaxDevices> loaded_{};
 };
 
 // Launches on device's current stream; args are pointers to the argument values.
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
-            unsigned smem, std::vector<void*> args);
+            unsigned smem, std::initializer_list<void*> args);
+
+// The SM count of a device, read once (kernels size grid-stride launches with it).
+int sm_count(int device);
 
 inline int device_of(const Tensor& t) { return t.device().index; }
 inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }

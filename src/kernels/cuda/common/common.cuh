@@ -28,6 +28,11 @@ template <> __device__ __forceinline__ f16 from_float<f16>(float v) {
   return f16{r};
 }
 
+// Row kernels that keep CACHE packs per thread in registers cap their blocks at 512 threads (at
+// most 128 registers a thread); those that keep none may use 1024. CACHE comes from the prelude,
+// which precedes the kernel source, so this is used (not expanded) after it is defined.
+#define ROW_BOUNDS __launch_bounds__(CACHE > 0 ? 512 : 1024)
+
 // VEC elements of T loaded or stored as one access (16 bytes when VEC * sizeof(T) == 16).
 template <typename T, int VEC>
 struct alignas(sizeof(T) * VEC) Pack {

@@ -18,10 +18,27 @@ inline int row_vector_width(DType dtype, int64_t n, std::initializer_list<const 
   return vec;
 }
 
-// Enough threads for one access each, rounded to warps, between 32 and 1024.
-inline unsigned row_block_size(int64_t n, int vec) {
+// Packs each thread of a row kernel keeps in registers, and the block size that leaves room for
+// them (the kernels declare __launch_bounds__(512): at most 128 registers a thread).
+inline constexpr int kRowCache = 8;
+
+// The cache depth a norm kernel is built with. Measured on the H200 (docs/perf): keeping the row
+// in registers made fp16 and fp32 RMSNorm and LayerNorm faster (RMSNorm llama-405b prefill fp16
+// 82% -> 96% of the copy) but bfloat16 slower (78% -> 51%), for a reason not yet understood, so
+// bfloat16 re-reads the row from L1/L2 instead (depth 0).
+inline int norm_cache_depth(DType dtype) { return dtype == DType::kBFloat16 ? 0 : kRowCache; }
+inline constexpr int64_t kRowMaxThreads = 512;
+
+// Threads per row block. With few rows (fewer than the SMs), or a kernel that keeps nothing in
+// registers, each thread takes about one access, for the most memory parallelism per row; a
+// caching kernel with many rows takes about four, so the row stays in registers and blocks stay
+// small enough to fill the SMs. Rounded to warps, in [32, 512] when caching, else [32, 1024].
+inline unsigned row_block_size(int64_t n, int vec, int64_t rows, int sms, bool cached) {
   const int64_t packs = (n + vec - 1) / vec;
-  return static_cast<unsigned>(std::clamp<int64_t>((packs + 31) / 32 * 32, 32, 1024));
+  const int64_t per_thread = rows < sms || !cached ? 1 : 4;
+  const int64_t threads = (packs + per_thread - 1) / per_thread;
+  const int64_t cap = cached ? kRowMaxThreads : 1024;
+  return static_cast<unsigned>(std::clamp<int64_t>((threads + 31) / 32 * 32, 32, cap));
 }
 
 }  // namespace tileops::cuda

@@ -23,17 +23,33 @@ extern "C" __global__ void add_same_kernel(const T* __restrict__ a, const T* __r
   if (t < n) out[t] = from_float<T>(to_float(a[t]) + alpha * to_float(b[t]));
 }
 
-extern "C" __global__ void add_broadcast_kernel(const T* __restrict__ a, const T* __restrict__ b,
-                                                T* __restrict__ out, i64 n, float alpha,
-                                                BroadcastDesc d) {
-  for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
-    i64 rest = i, ia = 0, ib = 0;
+// IDX is the index type: 32-bit when every offset fits (integer division is much cheaper).
+template <typename IDX>
+__device__ __forceinline__ void add_broadcast(const T* __restrict__ a, const T* __restrict__ b,
+                                              T* __restrict__ out, i64 n, float alpha,
+                                              const BroadcastDesc& d) {
+  for (IDX i = blockIdx.x * blockDim.x + threadIdx.x; i < (IDX)n; i += (IDX)gridDim.x * blockDim.x) {
+    IDX rest = i, ia = 0, ib = 0;
     for (int k = d.rank - 1; k >= 0; --k) {
-      const i64 idx = rest % d.shape[k];
-      rest /= d.shape[k];
-      ia += idx * d.a_stride[k];
-      ib += idx * d.b_stride[k];
+      const IDX extent = (IDX)d.shape[k];
+      const IDX q = rest / extent;
+      const IDX idx = rest - q * extent;
+      rest = q;
+      ia += idx * (IDX)d.a_stride[k];
+      ib += idx * (IDX)d.b_stride[k];
     }
     out[i] = from_float<T>(to_float(a[ia]) + alpha * to_float(b[ib]));
   }
+}
+
+extern "C" __global__ void add_broadcast_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                                T* __restrict__ out, i64 n, float alpha,
+                                                BroadcastDesc d) {
+  add_broadcast<i64>(a, b, out, n, alpha, d);
+}
+
+extern "C" __global__ void add_broadcast32_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                                  T* __restrict__ out, i64 n, float alpha,
+                                                  BroadcastDesc d) {
+  add_broadcast<unsigned>(a, b, out, n, alpha, d);
 }

@@ -40,7 +40,8 @@ class AddCuda final : public AddKernel {
       : vec_(static_cast<int>(16 / dtype_size(dtype))),
         wide_(add_source(dtype, vec_), "add_same_kernel"),
         narrow_(add_source(dtype, 1), "add_same_kernel"),
-        broadcast_(add_source(dtype, 1), "add_broadcast_kernel") {}
+        broadcast_(add_source(dtype, 1), "add_broadcast_kernel"),
+        broadcast32_(add_source(dtype, 1), "add_broadcast32_kernel") {}
 
   static BuildPlan entry_for(const AddCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
@@ -66,13 +67,15 @@ class AddCuda final : public AddKernel {
     for (int i = 0; i < d.rank; ++i) d.shape[i] = call.output_shape[i];
     broadcast_strides(call.input_shape, call.output_shape, d.a_stride);
     broadcast_strides(call.other_shape, call.output_shape, d.b_stride);
-    launch(broadcast_.get(device), device, elementwise_grid(n, device), 1, kElementwiseBlock, 0,
+    // Offsets of every operand stay below the output's element count, so 32 bits suffice below 2^31.
+    CudaFunction& fn = n < (int64_t{1} << 31) ? broadcast32_ : broadcast_;
+    launch(fn.get(device), device, elementwise_grid(n, device), 1, kElementwiseBlock, 0,
            {&ap, &bp, &op, &n, &alpha, &d});
   }
 
  private:
   int vec_;
-  CudaFunction wide_, narrow_, broadcast_;
+  CudaFunction wide_, narrow_, broadcast_, broadcast32_;
 };
 
 const StaticKernelRegistration<AddCuda> kRegistration("AddFwdOp", "add_cuda");

@@ -110,8 +110,8 @@ class TrainSplit final : public TrainBase<TrainSplit> {
     if (c.c >= f.sm_count) {
       return fmt::format("serves fewer channels than SMs ({}), got C = {}", f.sm_count, c.c);
     }
-    if (c.n * c.l < (1 << 16)) {
-      return fmt::format("serves reductions of at least 65536 elements, got N*L = {}", c.n * c.l);
+    if (c.n * c.l < 4096) {
+      return fmt::format("serves reductions of at least 4096 elements, got N*L = {}", c.n * c.l);
     }
     return std::nullopt;
   }
@@ -123,8 +123,7 @@ class TrainSplit final : public TrainBase<TrainSplit> {
     void *up = sums.data(), *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
     int64_t n = c.n, ch = c.c, l = c.l, count = c.n * c.l;
     float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
-    const DeviceFacts facts = read_device_facts(x.device());
-    const unsigned chunks = static_cast<unsigned>(std::max<int64_t>(1, 4 * facts.sm_count / c.c));
+    const unsigned chunks = static_cast<unsigned>(std::max<int64_t>(1, 4 * sm_count(device) / c.c));
     launch(fns_.split.get(device), device, chunks, static_cast<unsigned>(c.c), 512, 0,
            {&xp, &up, &n, &ch, &l});
     launch(fns_.finalize.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,

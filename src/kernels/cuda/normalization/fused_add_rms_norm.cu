@@ -1,25 +1,46 @@
 // residual_out = x + residual (rounded to T, as the unfused pair would), output =
-// rms_norm(residual_out) * weight: one block per row. The second pass re-reads residual_out,
-// which this block just wrote (L1/L2). Prelude: T, VEC.
-extern "C" __global__ void fused_add_rms_norm_kernel(const T* __restrict__ x,
+// rms_norm(residual_out) * weight: one block per row, the rounded sums kept in registers (up to
+// CACHE packs per thread; longer rows re-read residual_out, which this block wrote before the
+// barrier in block_sum). Prelude: T, VEC, CACHE.
+extern "C" __global__ void ROW_BOUNDS fused_add_rms_norm_kernel(const T* __restrict__ x,
                                                      const T* __restrict__ residual,
                                                      const T* __restrict__ w, T* __restrict__ y,
                                                      T* __restrict__ residual_out, i64 n, float eps) {
   __shared__ float scratch[32];
+  typedef Pack<T, VEC> P;
   const i64 off = blockIdx.x * n;
-  const i64 packs = n / VEC;
+  const i64 packs = n / VEC, cached = (i64)CACHE * blockDim.x;
+  const P* xp = reinterpret_cast<const P*>(x + off);
+  const P* rp = reinterpret_cast<const P*>(residual + off);
+  P* op = reinterpret_cast<P*>(residual_out + off);
+  P* yp = reinterpret_cast<P*>(y + off);
+  const P* wp = reinterpret_cast<const P*>(w);
+  P cache[CACHE > 0 ? CACHE : 1];
   float ss = 0.0f;
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> a = reinterpret_cast<const Pack<T, VEC>*>(x + off)[i];
-    const Pack<T, VEC> r = reinterpret_cast<const Pack<T, VEC>*>(residual + off)[i];
-    Pack<T, VEC> s;
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      const P a = xp[i], r = rp[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        cache[c].v[k] = from_float<T>(to_float(a.v[k]) + to_float(r.v[k]));
+        const float v = to_float(cache[c].v[k]);
+        ss += v * v;
+      }
+      op[i] = cache[c];
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P a = xp[i], r = rp[i];
+    P s;
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       s.v[k] = from_float<T>(to_float(a.v[k]) + to_float(r.v[k]));
       const float v = to_float(s.v[k]);
       ss += v * v;
     }
-    reinterpret_cast<Pack<T, VEC>*>(residual_out + off)[i] = s;
+    op[i] = s;
   }
   for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
     const T s = from_float<T>(to_float(x[off + i]) + to_float(residual[off + i]));
@@ -28,14 +49,23 @@ extern "C" __global__ void fused_add_rms_norm_kernel(const T* __restrict__ x,
     ss += v * v;
   }
   const float inv = rsqrtf(block_sum(ss, scratch) / (float)n + eps);
-  // block_sum's barriers order this block's residual_out writes before the re-reads below.
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> s = reinterpret_cast<const Pack<T, VEC>*>(residual_out + off)[i];
-    const Pack<T, VEC> g = reinterpret_cast<const Pack<T, VEC>*>(w)[i];
-    Pack<T, VEC> o;
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      const P g = wp[i];
+      P o;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(to_float(cache[c].v[k]) * inv * to_float(g.v[k]));
+      yp[i] = o;
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P s = op[i], g = wp[i];
+    P o;
 #pragma unroll
     for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(to_float(s.v[k]) * inv * to_float(g.v[k]));
-    reinterpret_cast<Pack<T, VEC>*>(y + off)[i] = o;
+    yp[i] = o;
   }
   for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
     y[off + i] = from_float<T>(to_float(residual_out[off + i]) * inv * to_float(w[i]));

@@ -1,23 +1,48 @@
-// LayerNorm over rows of n elements: one block per row; mean, then the centred sum of squares
-// (two reductions, the row re-read from L1/L2), then the output. Prelude: T, VEC.
-extern "C" __global__ void layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w,
+// LayerNorm over rows of n elements, one block per row; the row is kept in registers (up to
+// CACHE packs per thread) for the mean, the centred variance and the output. Prelude: T, VEC,
+// CACHE.
+extern "C" __global__ void ROW_BOUNDS layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w,
                                              const T* __restrict__ b, T* __restrict__ y, i64 n,
                                              float eps) {
   __shared__ float scratch[32];
-  const T* xr = x + blockIdx.x * n;
-  T* yr = y + blockIdx.x * n;
-  const i64 packs = n / VEC;
+  typedef Pack<T, VEC> P;
+  const P* xr = reinterpret_cast<const P*>(x + blockIdx.x * n);
+  P* yr = reinterpret_cast<P*>(y + blockIdx.x * n);
+  const T* xs = x + blockIdx.x * n;
+  T* ys = y + blockIdx.x * n;
+  const i64 packs = n / VEC, cached = (i64)CACHE * blockDim.x;
+  P cache[CACHE > 0 ? CACHE : 1];
   float sum = 0.0f;
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> p = reinterpret_cast<const Pack<T, VEC>*>(xr)[i];
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      cache[c] = xr[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) sum += to_float(cache[c].v[k]);
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P p = xr[i];
 #pragma unroll
     for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
   }
-  for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) sum += to_float(xr[i]);
+  for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) sum += to_float(xs[i]);
   const float mean = block_sum(sum, scratch) / (float)n;
   float sq = 0.0f;
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> p = reinterpret_cast<const Pack<T, VEC>*>(xr)[i];
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const float d = to_float(cache[c].v[k]) - mean;
+        sq += d * d;
+      }
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P p = xr[i];
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       const float d = to_float(p.v[k]) - mean;
@@ -25,22 +50,35 @@ extern "C" __global__ void layer_norm_kernel(const T* __restrict__ x, const T* _
     }
   }
   for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
-    const float d = to_float(xr[i]) - mean;
+    const float d = to_float(xs[i]) - mean;
     sq += d * d;
   }
   const float inv = rsqrtf(block_sum(sq, scratch) / (float)n + eps);
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> p = reinterpret_cast<const Pack<T, VEC>*>(xr)[i];
-    const Pack<T, VEC> g = reinterpret_cast<const Pack<T, VEC>*>(w)[i];
-    const Pack<T, VEC> h = reinterpret_cast<const Pack<T, VEC>*>(b)[i];
-    Pack<T, VEC> o;
+  const P* wp = reinterpret_cast<const P*>(w);
+  const P* bp = reinterpret_cast<const P*>(b);
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      const P g = wp[i], h = bp[i];
+      P o;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        o.v[k] = from_float<T>((to_float(cache[c].v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]));
+      }
+      yr[i] = o;
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P p = xr[i], g = wp[i], h = bp[i];
+    P o;
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       o.v[k] = from_float<T>((to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]));
     }
-    reinterpret_cast<Pack<T, VEC>*>(yr)[i] = o;
+    yr[i] = o;
   }
   for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
-    yr[i] = from_float<T>((to_float(xr[i]) - mean) * inv * to_float(w[i]) + to_float(b[i]));
+    ys[i] = from_float<T>((to_float(xs[i]) - mean) * inv * to_float(w[i]) + to_float(b[i]));
   }
 }

@@ -12,7 +12,7 @@ namespace {
 
 KernelSource rms_norm_source(DType dtype, int vec) {
   return specialise(fmt::format("rms_norm_{}_v{}", cuda_type(dtype), vec), "normalization/rms_norm.cu",
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};", cuda_type(dtype), vec));
+                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};", cuda_type(dtype), vec, norm_cache_depth(dtype)));
 }
 
 class RMSNormCuda final : public RMSNormKernel {
@@ -39,7 +39,7 @@ class RMSNormCuda final : public RMSNormKernel {
     void* yp = out.data();
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    block_ = row_block_size(call.n, vec);
+    block_ = row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0);
     launch(fn, device, static_cast<unsigned>(call.rows), 1, block_, 0, {&xp, &wp, &yp, &n, &eps});
   }
 

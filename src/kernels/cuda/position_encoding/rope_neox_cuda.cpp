@@ -32,7 +32,7 @@ class RopeNeoxCuda final : public RopeNeoxKernel {
     void* op = out.data();
     int64_t b = call.batch, s = call.seq, h = call.heads, d = call.dim;
     double base = call.base;
-    launch(fn_.get(device), device, elementwise_grid(b * s * h * (d / 2), device), 1,
+    launch(fn_.get(device), device, elementwise_grid(s * (d / 2), device), 1,
            kElementwiseBlock, 0, {&xp, &op, &b, &s, &h, &d, &base});
   }
 

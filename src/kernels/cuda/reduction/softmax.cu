@@ -1,7 +1,11 @@
 // softmax / log_softmax over the middle dim of x viewed as [outer, n, inner].
-// softmax_rows_kernel (inner == 1): one block per row, online max+sum in one pass, then the
-// output pass. softmax_strided_kernel (inner > 1): one thread per (outer, inner) column.
-// Prelude: T, VEC, LOG (log_softmax when true).
+//   softmax_rows_kernel (inner == 1): one block per row; one pass keeps a running max and sum
+//     while caching up to CACHE packs per thread in registers, then the output pass.
+//   softmax_partial_kernel + softmax_finish_kernel (inner == 1, few long rows): each row split
+//     over gridDim.x blocks; the first kernel writes each chunk's (max, sum), the second merges
+//     a row's partials and writes its chunk.
+//   softmax_strided_kernel (inner > 1): one thread per (outer, inner) column.
+// Prelude: T, VEC, CACHE, LOG (log_softmax when true).
 __device__ __forceinline__ void online_update(float& m, float& s, float v) {
   if (v > m) {
     s = s * __expf(m - v) + 1.0f;
@@ -18,23 +22,14 @@ __device__ __forceinline__ void online_merge(float& m, float& s, float m2, float
   m = mm;
 }
 
-extern "C" __global__ void softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n) {
-  __shared__ float sm[32], ss[32];
-  const T* xr = x + blockIdx.x * n;
-  T* yr = y + blockIdx.x * n;
-  const i64 packs = n / VEC;
-  float m = TILEOPS_NEG_INF, s = 0.0f;
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> p = reinterpret_cast<const Pack<T, VEC>*>(xr)[i];
-#pragma unroll
-    for (int k = 0; k < VEC; ++k) online_update(m, s, to_float(p.v[k]));
-  }
-  for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) online_update(m, s, to_float(xr[i]));
+// Merges (m, s) over the block; every thread gets the result.
+__device__ __forceinline__ void block_merge(float& m, float& s, float* sm, float* ss) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
     online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
   }
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
+  __syncthreads();
   if (lane == 0) {
     sm[warp] = m;
     ss[warp] = s;
@@ -46,21 +41,106 @@ extern "C" __global__ void softmax_rows_kernel(const T* __restrict__ x, T* __res
   for (int o = 16; o > 0; o >>= 1) {
     online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
   }
-  const float log_s = logf(s);
-  const float inv_s = 1.0f / s;
-  for (i64 i = threadIdx.x; i < packs; i += blockDim.x) {
-    const Pack<T, VEC> p = reinterpret_cast<const Pack<T, VEC>*>(xr)[i];
-    Pack<T, VEC> o;
+}
+
+__device__ __forceinline__ float finish(float v, float m, float log_s, float inv_s) {
+  const float d = v - m;
+  return LOG ? d - log_s : expf(d) * inv_s;
+}
+
+extern "C" __global__ void ROW_BOUNDS softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n) {
+  __shared__ float sm[32], ss[32];
+  typedef Pack<T, VEC> P;
+  const P* xr = reinterpret_cast<const P*>(x + blockIdx.x * n);
+  P* yr = reinterpret_cast<P*>(y + blockIdx.x * n);
+  const T* xs = x + blockIdx.x * n;
+  T* ys = y + blockIdx.x * n;
+  const i64 packs = n / VEC, cached = (i64)CACHE * blockDim.x;
+  P cache[CACHE > 0 ? CACHE : 1];
+  float m = TILEOPS_NEG_INF, s = 0.0f;
 #pragma unroll
-    for (int k = 0; k < VEC; ++k) {
-      const float d = to_float(p.v[k]) - m;
-      o.v[k] = from_float<T>(LOG ? d - log_s : expf(d) * inv_s);
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      cache[c] = xr[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) online_update(m, s, to_float(cache[c].v[k]));
     }
-    reinterpret_cast<Pack<T, VEC>*>(yr)[i] = o;
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P p = xr[i];
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) online_update(m, s, to_float(p.v[k]));
+  }
+  for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) online_update(m, s, to_float(xs[i]));
+  block_merge(m, s, sm, ss);
+  const float log_s = logf(s), inv_s = 1.0f / s;
+#pragma unroll
+  for (int c = 0; c < CACHE; ++c) {
+    const i64 i = threadIdx.x + (i64)c * blockDim.x;
+    if (i < packs) {
+      P o;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(finish(to_float(cache[c].v[k]), m, log_s, inv_s));
+      yr[i] = o;
+    }
+  }
+  for (i64 i = cached + threadIdx.x; i < packs; i += blockDim.x) {
+    const P p = xr[i];
+    P o;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(finish(to_float(p.v[k]), m, log_s, inv_s));
+    yr[i] = o;
   }
   for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
-    const float d = to_float(xr[i]) - m;
-    yr[i] = from_float<T>(LOG ? d - log_s : expf(d) * inv_s);
+    ys[i] = from_float<T>(finish(to_float(xs[i]), m, log_s, inv_s));
+  }
+}
+
+// Chunk c of row r covers packs [c * chunk, min((c + 1) * chunk, packs)); the tail elements
+// (n % VEC) belong to the last chunk.
+extern "C" __global__ void softmax_partial_kernel(const T* __restrict__ x, float2* __restrict__ partial,
+                                                  i64 n, i64 chunk) {
+  __shared__ float sm[32], ss[32];
+  const i64 row = blockIdx.y, packs = n / VEC;
+  const Pack<T, VEC>* xr = reinterpret_cast<const Pack<T, VEC>*>(x + row * n);
+  const i64 begin = blockIdx.x * chunk, end = min(begin + chunk, packs);
+  float m = TILEOPS_NEG_INF, s = 0.0f;
+  for (i64 i = begin + threadIdx.x; i < end; i += blockDim.x) {
+    const Pack<T, VEC> p = xr[i];
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) online_update(m, s, to_float(p.v[k]));
+  }
+  if (blockIdx.x == gridDim.x - 1) {
+    for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) online_update(m, s, to_float(x[row * n + i]));
+  }
+  block_merge(m, s, sm, ss);
+  if (threadIdx.x == 0) partial[row * gridDim.x + blockIdx.x] = make_float2(m, s);
+}
+
+extern "C" __global__ void softmax_finish_kernel(const T* __restrict__ x, T* __restrict__ y,
+                                                 const float2* __restrict__ partial, i64 n, i64 chunk) {
+  const i64 row = blockIdx.y, packs = n / VEC;
+  float m = TILEOPS_NEG_INF, s = 0.0f;
+  for (int c = 0; c < (int)gridDim.x; ++c) {
+    const float2 p = partial[row * gridDim.x + c];
+    online_merge(m, s, p.x, p.y);
+  }
+  const float log_s = logf(s), inv_s = 1.0f / s;
+  const Pack<T, VEC>* xr = reinterpret_cast<const Pack<T, VEC>*>(x + row * n);
+  Pack<T, VEC>* yr = reinterpret_cast<Pack<T, VEC>*>(y + row * n);
+  const i64 begin = blockIdx.x * chunk, end = min(begin + chunk, packs);
+  for (i64 i = begin + threadIdx.x; i < end; i += blockDim.x) {
+    const Pack<T, VEC> p = xr[i];
+    Pack<T, VEC> o;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(finish(to_float(p.v[k]), m, log_s, inv_s));
+    yr[i] = o;
+  }
+  if (blockIdx.x == gridDim.x - 1) {
+    for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
+      y[row * n + i] = from_float<T>(finish(to_float(x[row * n + i]), m, log_s, inv_s));
+    }
   }
 }
 
@@ -74,9 +154,6 @@ extern "C" __global__ void softmax_strided_kernel(const T* __restrict__ x, T* __
     for (i64 j = 0; j < n; ++j) online_update(m, s, to_float(base[j * inner]));
     const float log_s = logf(s), inv_s = 1.0f / s;
     T* out = y + o * n * inner + in;
-    for (i64 j = 0; j < n; ++j) {
-      const float d = to_float(base[j * inner]) - m;
-      out[j * inner] = from_float<T>(LOG ? d - log_s : expf(d) * inv_s);
-    }
+    for (i64 j = 0; j < n; ++j) out[j * inner] = from_float<T>(finish(to_float(base[j * inner]), m, log_s, inv_s));
   }
 }
