@@ -2,7 +2,7 @@
 # Installs what building and testing tileops needs, from Debian's packages (idempotent).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libyaml-cpp-dev libfmt-dev nlohmann-json3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libssl-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libssl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

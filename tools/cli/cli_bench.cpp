@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "device_check.hpp"
 #include "device_select.hpp"
+#include "json_values.hpp"
 #include "dry_run.hpp"
 #include "run_case.hpp"
 #include "selection.hpp"
@@ -45,34 +46,14 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
                           std::optional<double> roof_tbs) {
   nlohmann::json row{{"op", c.op_name()}, {"label", c.label}, {"dtype", dtype_name(c.dtype)},
                      {"device", device.str()}};
-  nlohmann::json params = nlohmann::json::object();
-  for (const auto& [name, value] : c.params) {
-    std::visit([&](const auto& v) {
-      using V = std::decay_t<decltype(v)>;
-      if constexpr (std::is_same_v<V, NoneValue>) params[name] = nullptr;
-      else if constexpr (std::is_same_v<V, IntList>) params[name] = v.vec();
-      else if constexpr (std::is_same_v<V, DType>) params[name] = dtype_name(v);
-      else if constexpr (std::is_same_v<V, Tensor>) params[name] = v.str();
-      else params[name] = v;
-    }, value);
-  }
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : c.shapes) shapes.push_back(s ? nlohmann::json(s->vec()) : nlohmann::json());
   row["input_shapes"] = shapes;
   try {
     std::unique_ptr<Op> op = make_case_op(c);
-    for (const auto& [name, value] : op->param_values()) {
-      if (!params.contains(name)) {
-        std::visit([&](const auto& v) {
-          using V = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<V, NoneValue>) params[name] = nullptr;
-          else if constexpr (std::is_same_v<V, IntList>) params[name] = v.vec();
-          else if constexpr (std::is_same_v<V, DType>) params[name] = dtype_name(v);
-          else if constexpr (std::is_same_v<V, Tensor>) params[name] = v.str();
-          else params[name] = v;
-        }, value);
-      }
-    }
+    // Every parameter by name, defaults included (the torch baseline reads them).
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, value] : op->param_values()) params[name] = nlohmann::json::parse(param_json(value).dump());
     row["params"] = params;
     const std::vector<Tensor> host = make_inputs(c.op_name(), *c.op->schema, c.shapes, c.dtype, 7);
     std::vector<Tensor> inputs;
