@@ -340,30 +340,27 @@ int64_t Op::eval_roofline_read_bytes() const {
   return bytes;
 }
 
-std::vector<Tensor> Op::call(std::span<const Tensor> inputs) {
+void Op::fill_frame(detail::CallFrame& frame, std::span<const Tensor> inputs) const {
   if (inputs.size() != schema_.inputs.size()) {
     throw ValueError(fmt::format("{}: expected {} inputs (undefined tensors for absent optional "
                                  "ones), got {}",
                                  schema_.name, schema_.inputs.size(), inputs.size()));
   }
-  detail::CallFrame frame;
   frame.n_inputs = static_cast<int>(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) frame.inputs[i] = &inputs[i];
   frame.n_outputs = static_cast<int>(schema_.outputs.size());
+}
+
+std::vector<Tensor> Op::call(std::span<const Tensor> inputs) {
+  detail::CallFrame frame;
+  fill_frame(frame, inputs);
   run_call(frame);
   return {frame.outputs.begin(), frame.outputs.begin() + frame.n_outputs};
 }
 
 std::vector<TensorDesc> Op::infer_outputs(std::span<const Tensor> inputs) const {
-  if (inputs.size() != schema_.inputs.size()) {
-    throw ValueError(fmt::format("{}: expected {} inputs (undefined tensors for absent optional "
-                                 "ones), got {}",
-                                 schema_.name, schema_.inputs.size(), inputs.size()));
-  }
   detail::CallFrame frame;
-  frame.n_inputs = static_cast<int>(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) frame.inputs[i] = &inputs[i];
-  frame.n_outputs = static_cast<int>(schema_.outputs.size());
+  fill_frame(frame, inputs);
   check_call_(frame);
   std::vector<TensorDesc> out;
   for (int i = 0; i < frame.n_outputs; ++i) {
@@ -379,9 +376,7 @@ void Op::call_into(std::span<const Tensor> inputs, std::span<const Tensor> outpu
                                  inputs.size(), outputs.size()));
   }
   detail::CallFrame frame;
-  frame.n_inputs = static_cast<int>(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) frame.inputs[i] = &inputs[i];
-  frame.n_outputs = static_cast<int>(outputs.size());
+  fill_frame(frame, inputs);
   frame.supplied_outputs = outputs.data();
   run_call(frame);
 }

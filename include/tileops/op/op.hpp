@@ -185,6 +185,8 @@ class Op {
                                                 DispatchDecision* decision) const;
   InterfaceState& interface_state(const InterfaceInfo& info) const;
 
+  // Points frame at inputs (manifest order); ValueError when their count is wrong.
+  void fill_frame(detail::CallFrame& frame, std::span<const Tensor> inputs) const;
   void settle_target(detail::CallFrame& frame);
   void run_target(detail::CallFrame& frame);
   void allocate_outputs(detail::CallFrame& frame) const;
