@@ -26,7 +26,6 @@ class CpuAllocator final : public Allocator {
   void deallocate(void* ptr, size_t, Device) noexcept override { std::free(ptr); }
 };
 
-constexpr size_t kMaxDeviceTypes = 64;
 
 struct AllocatorTable {
   std::array<std::atomic<Allocator*>, kMaxDeviceTypes> slots{};
@@ -67,6 +66,10 @@ Allocator& allocator_for(DeviceType type) {
         device_type_name(type)));
   }
   return *a;
+}
+
+Allocator* installed_allocator(DeviceType type) noexcept {
+  return type < kMaxDeviceTypes ? allocators()[type].load(std::memory_order_acquire) : nullptr;
 }
 
 Allocator* set_allocator(DeviceType type, Allocator* allocator) {

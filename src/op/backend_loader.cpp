@@ -1,6 +1,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "registration_scope.hpp"
+#include "tileops/core/allocator.hpp"
 #include "tileops/op/backend.hpp"
 #include "tileops/op/warnings.hpp"
 
@@ -56,6 +58,14 @@ std::string load_one(const std::string& path) {
     return fmt::format("expected backend ABI version {}, got {}", TILEOPS_BACKEND_ABI_VERSION, got);
   }
   detail::RegistrationScope scope(entry->name ? entry->name : path);
+  // Allocators and copiers live in the core, below the registration scope: snapshot them so a
+  // failing backend's can be put back too.
+  std::array<Allocator*, kMaxDeviceTypes> allocators_before{};
+  std::array<DeviceCopier, kMaxDeviceTypes> copiers_before{};
+  for (DeviceType t = 0; t < kMaxDeviceTypes; ++t) {
+    allocators_before[t] = installed_allocator(t);
+    copiers_before[t] = device_copier(t);
+  }
   char error[512] = {0};
   std::string failure;
   try {
@@ -71,6 +81,10 @@ std::string load_one(const std::string& path) {
     // Nothing a failing backend registered survives. Its library stays loaded: registered
     // callables were rolled back, but static objects of the library may still be referenced.
     scope.roll_back();
+    for (DeviceType t = 0; t < kMaxDeviceTypes; ++t) {
+      if (installed_allocator(t) != allocators_before[t]) set_allocator(t, allocators_before[t]);
+      if (device_copier(t) != copiers_before[t]) set_device_copier(t, copiers_before[t]);
+    }
     return failure;
   }
   auto& s = state();

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "support/test_support.hpp"
+#include "tileops/core/allocator.hpp"
 #include "tileops/op/backend.hpp"
 #include "tileops/op/device_facts.hpp"
 #include "tileops/op/dispatch_trace.hpp"
@@ -173,6 +174,8 @@ TEST(BackendPlugin, FailingRegistrationIsRolledBackEntirely) {
   EXPECT_EQ(registered_targets(), targets_before);
   EXPECT_FALSE(contains(registered_targets(), "failing-target"));
   EXPECT_THROW(read_device_facts(Device::parse("failing:0")), OpNotAvailableError);
+  EXPECT_EQ(installed_allocator(device_type_from_name("failing")), nullptr);
+  EXPECT_EQ(device_copier(device_type_from_name("failing")), nullptr);
   EXPECT_FALSE(contains(loaded_backends(), "failing"));
   // Had its CPU kernel survived, this dispatch would be ambiguous.
   RMSNormFwdOp op({.normalized_shape = {16}});

@@ -20,6 +20,9 @@ class Allocator {
 Allocator& allocator_for(DeviceType type);
 // Installs an allocator (not owned; it must outlive every tensor it allocates). Returns the old one.
 Allocator* set_allocator(DeviceType type, Allocator* allocator);
+// The installed allocator, or null; never throws.
+Allocator* installed_allocator(DeviceType type) noexcept;
+inline constexpr DeviceType kMaxDeviceTypes = 64;
 
 // Copies between two contiguous tensors of one shape and dtype when one of them is on this
 // device type (installed by the device's backend; enqueued on its current stream).

@@ -1,8 +1,10 @@
 // A backend whose register_backend fails after registering one of everything: a kernel on the
 // CPU (which would make RMSNorm dispatch ambiguous if it survived), a detector, a kernel
-// builder and a device-facts provider. The loader must roll all of it back.
+// builder, a device-facts provider, an allocator and a device copier. The loader must roll all
+// of it back.
 #include <cstdio>
 
+#include "tileops/core/allocator.hpp"
 #include "tileops/op/backend.hpp"
 #include "tileops/op/device_facts.hpp"
 #include "tileops/op/implementation.hpp"
@@ -19,6 +21,12 @@ class FailingKernel final : public tileops::RMSNormKernel {
            const tileops::Tensor&) override {}
 };
 
+class FailingAllocator final : public tileops::Allocator {
+ public:
+  void* allocate(size_t, tileops::Device) override { return nullptr; }
+  void deallocate(void*, size_t, tileops::Device) noexcept override {}
+};
+
 int register_backend(char* error, uint64_t error_size) {
   tileops::register_kernel_type<FailingKernel>("RMSNormFwdOp", "rms_norm_failing").release();
   tileops::register_detector("failing-target", [](tileops::Device) { return true; }).release();
@@ -28,8 +36,11 @@ int register_backend(char* error, uint64_t error_size) {
         return std::unique_ptr<tileops::TargetKernel>();
       })
       .release();
-  tileops::set_device_facts_provider(tileops::device_type_from_name("failing"),
-                                     [](tileops::Device) { return tileops::DeviceFacts{}; });
+  const tileops::DeviceType failing = tileops::device_type_from_name("failing");
+  tileops::set_device_facts_provider(failing, [](tileops::Device) { return tileops::DeviceFacts{}; });
+  static FailingAllocator allocator;
+  tileops::set_allocator(failing, &allocator);
+  tileops::set_device_copier(failing, [](void*, tileops::Device, const void*, tileops::Device, size_t) {});
   std::snprintf(error, error_size, "the failing backend gives up after registering");
   return 1;
 }
