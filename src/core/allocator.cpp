@@ -26,7 +26,6 @@ class CpuAllocator final : public Allocator {
   void deallocate(void* ptr, size_t, Device) noexcept override { std::free(ptr); }
 };
 
-
 struct AllocatorTable {
   std::array<std::atomic<Allocator*>, kMaxDeviceTypes> slots{};
   AllocatorTable() {
@@ -57,8 +56,8 @@ DeviceCopier device_copier(DeviceType type) noexcept {
 }
 
 Allocator& allocator_for(DeviceType type) {
-  Allocator* a = type < kMaxDeviceTypes ? allocators()[type].load(std::memory_order_acquire)
-                                        : nullptr;
+  Allocator* a =
+      type < kMaxDeviceTypes ? allocators()[type].load(std::memory_order_acquire) : nullptr;
   if (a == nullptr) {
     throw OpNotAvailableError(fmt::format(
         "no allocator for device type '{}': expected a backend for it to be loaded (cpu is "

@@ -30,9 +30,10 @@ DeviceType device_type_from_name(std::string_view name) {
     if (t.names[i] == name) return static_cast<DeviceType>(i);
   }
   if (name.empty() || name.find(':') != std::string_view::npos) {
-    throw ValueError(fmt::format("device type name '{}' is not valid: expected a non-empty name "
-                                 "without ':'",
-                                 name));
+    throw ValueError(
+        fmt::format("device type name '{}' is not valid: expected a non-empty name "
+                    "without ':'",
+                    name));
   }
   t.names.emplace_back(name);
   return static_cast<DeviceType>(t.names.size() - 1);
@@ -53,9 +54,10 @@ Device Device::parse(std::string_view text) {
     const std::string_view digits = text.substr(colon + 1);
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
     if (ec != std::errc() || ptr != digits.data() + digits.size() || index < 0 || index > 32767) {
-      throw ValueError(fmt::format("device '{}': expected '<type>' or '<type>:<index>' with a "
-                                   "non-negative index, got index '{}'",
-                                   text, digits));
+      throw ValueError(
+          fmt::format("device '{}': expected '<type>' or '<type>:<index>' with a "
+                      "non-negative index, got index '{}'",
+                      text, digits));
     }
   }
   if (type_name.empty()) {

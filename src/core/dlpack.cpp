@@ -16,42 +16,61 @@ struct ExportContext {
 DLDataType to_dl_dtype(DType dtype) {
   const auto bits = static_cast<uint8_t>(dtype_size(dtype) * 8);
   switch (dtype) {
-    case DType::kBool: return {kDLBool, 8, 1};
-    case DType::kUInt8: return {kDLUInt, 8, 1};
+    case DType::kBool:
+      return {kDLBool, 8, 1};
+    case DType::kUInt8:
+      return {kDLUInt, 8, 1};
     case DType::kInt8:
     case DType::kInt16:
     case DType::kInt32:
-    case DType::kInt64: return {kDLInt, bits, 1};
-    case DType::kBFloat16: return {kDLBfloat, 16, 1};
-    case DType::kFloat8E4M3: return {kDLFloat8_e4m3fn, 8, 1};
-    case DType::kFloat8E5M2: return {kDLFloat8_e5m2, 8, 1};
-    default: return {kDLFloat, bits, 1};
+    case DType::kInt64:
+      return {kDLInt, bits, 1};
+    case DType::kBFloat16:
+      return {kDLBfloat, 16, 1};
+    case DType::kFloat8E4M3:
+      return {kDLFloat8_e4m3fn, 8, 1};
+    case DType::kFloat8E5M2:
+      return {kDLFloat8_e5m2, 8, 1};
+    default:
+      return {kDLFloat, bits, 1};
   }
 }
 
 std::optional<DType> from_dl_dtype(DLDataType t) {
   if (t.lanes != 1) return std::nullopt;
   switch (t.code) {
-    case kDLBool: return t.bits == 8 ? std::optional(DType::kBool) : std::nullopt;
-    case kDLUInt: return t.bits == 8 ? std::optional(DType::kUInt8) : std::nullopt;
+    case kDLBool:
+      return t.bits == 8 ? std::optional(DType::kBool) : std::nullopt;
+    case kDLUInt:
+      return t.bits == 8 ? std::optional(DType::kUInt8) : std::nullopt;
     case kDLInt:
       switch (t.bits) {
-        case 8: return DType::kInt8;
-        case 16: return DType::kInt16;
-        case 32: return DType::kInt32;
-        case 64: return DType::kInt64;
+        case 8:
+          return DType::kInt8;
+        case 16:
+          return DType::kInt16;
+        case 32:
+          return DType::kInt32;
+        case 64:
+          return DType::kInt64;
       }
       return std::nullopt;
     case kDLFloat:
       switch (t.bits) {
-        case 16: return DType::kFloat16;
-        case 32: return DType::kFloat32;
-        case 64: return DType::kFloat64;
+        case 16:
+          return DType::kFloat16;
+        case 32:
+          return DType::kFloat32;
+        case 64:
+          return DType::kFloat64;
       }
       return std::nullopt;
-    case kDLBfloat: return t.bits == 16 ? std::optional(DType::kBFloat16) : std::nullopt;
-    case kDLFloat8_e4m3fn: return t.bits == 8 ? std::optional(DType::kFloat8E4M3) : std::nullopt;
-    case kDLFloat8_e5m2: return t.bits == 8 ? std::optional(DType::kFloat8E5M2) : std::nullopt;
+    case kDLBfloat:
+      return t.bits == 16 ? std::optional(DType::kBFloat16) : std::nullopt;
+    case kDLFloat8_e4m3fn:
+      return t.bits == 8 ? std::optional(DType::kFloat8E4M3) : std::nullopt;
+    case kDLFloat8_e5m2:
+      return t.bits == 8 ? std::optional(DType::kFloat8E5M2) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -74,7 +93,8 @@ void release_import(void* context, void*) noexcept {
 }  // namespace
 
 DLManagedTensorVersioned* to_dlpack(const Tensor& tensor) {
-  if (!tensor.defined()) throw ValueError("to_dlpack: expected a defined tensor, got an absent one");
+  if (!tensor.defined())
+    throw ValueError("to_dlpack: expected a defined tensor, got an absent one");
   auto* ctx = new ExportContext{tensor.storage(), tensor.shape(), tensor.strides()};
   auto* managed = new DLManagedTensorVersioned{};
   managed->version = {kDLPackMajor, kDLPackMinor};
@@ -88,8 +108,8 @@ DLManagedTensorVersioned* to_dlpack(const Tensor& tensor) {
   t.device = {device.type == kCUDA ? kDLCUDA : kDLCPU, device.index};
   if (device.type != kCPU && device.type != kCUDA) {
     delete_export(managed);
-    throw ValueError(fmt::format("to_dlpack: expected a cpu or cuda tensor, got one on {}",
-                                 device.str()));
+    throw ValueError(
+        fmt::format("to_dlpack: expected a cpu or cuda tensor, got one on {}", device.str()));
   }
   t.ndim = tensor.rank();
   t.dtype = to_dl_dtype(tensor.dtype());
@@ -116,9 +136,13 @@ Tensor from_dlpack(DLManagedTensorVersioned* managed) {
   Device device;
   switch (t.device.device_type) {
     case kDLCPU:
-    case kDLCUDAHost: device = Device::cpu(); break;
+    case kDLCUDAHost:
+      device = Device::cpu();
+      break;
     case kDLCUDA:
-    case kDLCUDAManaged: device = Device::cuda(t.device.device_id); break;
+    case kDLCUDAManaged:
+      device = Device::cuda(t.device.device_id);
+      break;
     default:
       refuse(managed, fmt::format("device type {} is not supported; expected cpu or cuda",
                                   static_cast<int>(t.device.device_type)));

@@ -29,10 +29,18 @@ constexpr std::array<DTypeInfo, kDTypeCount> kInfo = {{
 
 }  // namespace
 
-std::string_view dtype_name(DType dtype) noexcept { return kInfo[static_cast<int>(dtype)].name; }
-size_t dtype_size(DType dtype) noexcept { return kInfo[static_cast<int>(dtype)].size; }
-bool is_floating(DType dtype) noexcept { return kInfo[static_cast<int>(dtype)].floating; }
-bool is_integral(DType dtype) noexcept { return kInfo[static_cast<int>(dtype)].integral; }
+std::string_view dtype_name(DType dtype) noexcept {
+  return kInfo[static_cast<int>(dtype)].name;
+}
+size_t dtype_size(DType dtype) noexcept {
+  return kInfo[static_cast<int>(dtype)].size;
+}
+bool is_floating(DType dtype) noexcept {
+  return kInfo[static_cast<int>(dtype)].floating;
+}
+bool is_integral(DType dtype) noexcept {
+  return kInfo[static_cast<int>(dtype)].integral;
+}
 
 std::optional<DType> dtype_from_name(std::string_view name) noexcept {
   for (int i = 0; i < kDTypeCount; ++i) {

@@ -6,7 +6,8 @@ namespace tileops {
 
 SignatureError::SignatureError(std::string_view op, std::string_view argument,
                                std::string_view expected, std::string_view got)
-    : ValueError(fmt::format("{}: argument '{}': expected {}, got {}", op, argument, expected, got)),
+    : ValueError(
+          fmt::format("{}: argument '{}': expected {}, got {}", op, argument, expected, got)),
       op_(op),
       argument_(argument) {}
 

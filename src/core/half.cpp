@@ -51,7 +51,8 @@ uint8_t encode_minifloat(float value, int E, int M, int bias, float max_finite, 
     if (has_inf) {
       // Values that round to max_finite still map there; beyond half an ulp they become infinity.
       const float ulp = std::ldexp(1.0f, ((1 << E) - 2) - bias - M);
-      if (magnitude >= max_finite + ulp / 2) return sign | static_cast<uint8_t>(((1 << E) - 1) << M);
+      if (magnitude >= max_finite + ulp / 2)
+        return sign | static_cast<uint8_t>(((1 << E) - 1) << M);
     }
     magnitude = max_finite;
   }

@@ -44,7 +44,9 @@ int64_t Shape::numel() const noexcept {
   return n;
 }
 
-std::string Shape::str() const { return fmt::format("[{}]", fmt::join(begin(), end(), ", ")); }
+std::string Shape::str() const {
+  return fmt::format("[{}]", fmt::join(begin(), end(), ", "));
+}
 
 Shape contiguous_strides(const Shape& shape) {
   Shape strides = Shape::filled(shape.rank(), 1);

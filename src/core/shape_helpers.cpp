@@ -47,7 +47,9 @@ Shape concat(const Shape& a, const Shape& b) {
   return out;
 }
 
-int64_t product(const Shape& s) noexcept { return s.numel(); }
+int64_t product(const Shape& s) noexcept {
+  return s.numel();
+}
 
 int64_t sum(const Shape& s) noexcept {
   int64_t total = 0;

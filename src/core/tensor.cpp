@@ -57,8 +57,9 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, int64_t offset_elements, Shape 
 
 Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
   for (int64_t d : shape) {
-    if (d < 0) throw ValueError(fmt::format("Tensor::empty: expected non-negative sizes, got {}",
-                                            shape.str()));
+    if (d < 0)
+      throw ValueError(
+          fmt::format("Tensor::empty: expected non-negative sizes, got {}", shape.str()));
   }
   const size_t nbytes = static_cast<size_t>(shape.numel()) * dtype_size(dtype);
   return Tensor(Storage::allocate(nbytes, device), 0, shape, contiguous_strides(shape), dtype);
@@ -66,9 +67,10 @@ Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
 
 Tensor Tensor::zeros(const Shape& shape, DType dtype, Device device) {
   if (device.type != kCPU) {
-    throw OpNotAvailableError(fmt::format("Tensor::zeros: expected a cpu device, got {}; fill "
-                                          "device memory through its backend",
-                                          device.str()));
+    throw OpNotAvailableError(
+        fmt::format("Tensor::zeros: expected a cpu device, got {}; fill "
+                    "device memory through its backend",
+                    device.str()));
   }
   Tensor t = empty(shape, dtype, device);
   std::memset(t.data(), 0, t.nbytes());
@@ -83,19 +85,26 @@ Tensor Tensor::from_blob(void* data, const Shape& shape, const Shape& strides, D
   }
   size_t span = 1;
   for (int i = 0; i < shape.rank(); ++i) span += static_cast<size_t>((shape[i] - 1) * strides[i]);
-  auto storage = std::make_shared<Storage>(data, span * dtype_size(dtype), device, nullptr, nullptr);
+  auto storage =
+      std::make_shared<Storage>(data, span * dtype_size(dtype), device, nullptr, nullptr);
   return Tensor(std::move(storage), 0, shape, strides, dtype);
 }
 
-Device Tensor::device() const noexcept { return storage_ ? storage_->device() : Device::cpu(); }
-size_t Tensor::nbytes() const noexcept { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
+Device Tensor::device() const noexcept {
+  return storage_ ? storage_->device() : Device::cpu();
+}
+size_t Tensor::nbytes() const noexcept {
+  return static_cast<size_t>(numel()) * dtype_size(dtype_);
+}
 
 void* Tensor::data() const noexcept {
   if (!storage_) return nullptr;
   return static_cast<char*>(storage_->data()) + offset_ * static_cast<int64_t>(dtype_size(dtype_));
 }
 
-bool Tensor::is_contiguous() const noexcept { return view().is_contiguous(); }
+bool Tensor::is_contiguous() const noexcept {
+  return view().is_contiguous();
+}
 
 TensorView Tensor::view() const noexcept {
   return TensorView{data(), shape_, strides_, dtype_, device()};
@@ -103,9 +112,10 @@ TensorView Tensor::view() const noexcept {
 
 Tensor Tensor::reshape(const Shape& shape) const {
   if (!is_contiguous() || shape.numel() != numel()) {
-    throw ValueError(fmt::format("Tensor::reshape: expected a contiguous tensor with {} elements "
-                                 "for shape {}, got {}",
-                                 shape.numel(), shape.str(), str()));
+    throw ValueError(
+        fmt::format("Tensor::reshape: expected a contiguous tensor with {} elements "
+                    "for shape {}, got {}",
+                    shape.numel(), shape.str(), str()));
   }
   return Tensor(storage_, offset_, shape, contiguous_strides(shape), dtype_);
 }
@@ -146,8 +156,8 @@ void strided_copy(const Tensor& dst, const Tensor& src) {
 
 Tensor Tensor::contiguous() const {
   if (device().type != kCPU) {
-    throw OpNotAvailableError(fmt::format("Tensor::contiguous: expected a cpu tensor, got {}",
-                                          str()));
+    throw OpNotAvailableError(
+        fmt::format("Tensor::contiguous: expected a cpu tensor, got {}", str()));
   }
   if (is_contiguous()) return *this;
   Tensor out = empty(shape_, dtype_, device());
@@ -157,8 +167,8 @@ Tensor Tensor::contiguous() const {
 
 void Tensor::copy_from(const Tensor& src) {
   if (!(src.shape() == shape_) || src.dtype() != dtype_) {
-    throw ValueError(fmt::format("Tensor::copy_from: expected a tensor like {}, got {}", str(),
-                                 src.str()));
+    throw ValueError(
+        fmt::format("Tensor::copy_from: expected a tensor like {}, got {}", str(), src.str()));
   }
   if (device().type == kCPU && src.device().type == kCPU) {
     strided_copy(*this, src);
@@ -167,9 +177,10 @@ void Tensor::copy_from(const Tensor& src) {
   const DeviceType other = device().type != kCPU ? device().type : src.device().type;
   const DeviceCopier copier = device_copier(other);
   if (copier == nullptr || !is_contiguous() || !src.is_contiguous()) {
-    throw ValueError(fmt::format("Tensor::copy_from: expected contiguous tensors and a backend "
-                                 "that copies to and from {}, copying {} into {}",
-                                 device_type_name(other), src.str(), str()));
+    throw ValueError(
+        fmt::format("Tensor::copy_from: expected contiguous tensors and a backend "
+                    "that copies to and from {}, copying {} into {}",
+                    device_type_name(other), src.str(), str()));
   }
   copier(data(), device(), src.data(), src.device(), nbytes());
 }

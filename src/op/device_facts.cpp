@@ -58,9 +58,10 @@ DeviceFacts read_device_facts(Device device) {
     if (it != r.providers.end()) provider = it->second;
   }
   if (!provider) {
-    throw OpNotAvailableError(fmt::format("no device facts for {}: expected the backend of device "
-                                          "type '{}' to be loaded",
-                                          device.str(), device_type_name(device.type)));
+    throw OpNotAvailableError(
+        fmt::format("no device facts for {}: expected the backend of device "
+                    "type '{}' to be loaded",
+                    device.str(), device_type_name(device.type)));
   }
   return provider(device);
 }

@@ -29,10 +29,10 @@ void note_device(std::string_view op, std::string_view arg, const Tensor& t,
   if (!device) {
     device = d;
   } else if (*device != d) [[unlikely]] {
-    throw DeviceError(op, arg,
-                      fmt::format("a tensor on {} (the device of the call's first tensor)",
-                                  device->str()),
-                      fmt::format("a tensor on {}", d.str()));
+    throw DeviceError(
+        op, arg,
+        fmt::format("a tensor on {} (the device of the call's first tensor)", device->str()),
+        fmt::format("a tensor on {}", d.str()));
   }
 }
 
@@ -84,17 +84,32 @@ void check_combo(std::string_view op, std::span<const DType> observed,
     for (size_t i = 0; i < n; ++i) row.push_back(dtype_name(allowed_rows[r + i]));
     rows.push_back(fmt::format("({})", fmt::join(row, ", ")));
   }
-  throw DTypeError(op, columns, fmt::format("one of the dtype combinations [{}]", fmt::join(rows, ", ")),
+  throw DTypeError(op, columns,
+                   fmt::format("one of the dtype combinations [{}]", fmt::join(rows, ", ")),
                    fmt::format("({})", fmt::join(got, ", ")));
 }
 
-std::string show(const Shape& v) { return v.str(); }
-std::string show(int64_t v) { return fmt::format("{}", v); }
-std::string show(double v) { return fmt::format("{}", v); }
-std::string show(bool v) { return v ? "true" : "false"; }
-std::string show(std::string_view v) { return fmt::format("'{}'", v); }
-std::string show(DType v) { return std::string(dtype_name(v)); }
-std::string show(const Tensor& v) { return v.defined() ? v.str() : std::string("None"); }
+std::string show(const Shape& v) {
+  return v.str();
+}
+std::string show(int64_t v) {
+  return fmt::format("{}", v);
+}
+std::string show(double v) {
+  return fmt::format("{}", v);
+}
+std::string show(bool v) {
+  return v ? "true" : "false";
+}
+std::string show(std::string_view v) {
+  return fmt::format("'{}'", v);
+}
+std::string show(DType v) {
+  return std::string(dtype_name(v));
+}
+std::string show(const Tensor& v) {
+  return v.defined() ? v.str() : std::string("None");
+}
 
 void require_param(std::string_view op, std::string_view name, bool supplied) {
   if (!supplied) {
@@ -108,22 +123,22 @@ bool is_injected(std::span<const std::string_view> injected, std::string_view na
 
 void throw_unknown_param(std::string_view op, std::string_view name,
                          std::initializer_list<std::string_view> known) {
-  throw ParamError(op, name,
-                   fmt::format("one of the manifest parameters [{}] (or 'target')",
-                               fmt::join(known, ", ")),
-                   "an unknown parameter name");
+  throw ParamError(
+      op, name,
+      fmt::format("one of the manifest parameters [{}] (or 'target')", fmt::join(known, ", ")),
+      "an unknown parameter name");
 }
 
 namespace {
 const char* kind_name(const ParamValue& v) {
-  static const char* kNames[] = {"None", "bool", "int", "float", "str", "list[int]", "dtype", "tensor"};
+  static const char* kNames[] = {"None", "bool",      "int",   "float",
+                                 "str",  "list[int]", "dtype", "tensor"};
   return kNames[v.index()];
 }
 template <typename T>
 [[noreturn]] void wrong_kind(std::string_view op, std::string_view name, const char* expected,
                              const ParamValue& v) {
-  throw ParamError(op, name, expected,
-                   fmt::format("{} {}", kind_name(v), param_value_str(v)));
+  throw ParamError(op, name, expected, fmt::format("{} {}", kind_name(v), param_value_str(v)));
 }
 }  // namespace
 

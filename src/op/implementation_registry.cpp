@@ -18,7 +18,9 @@ RegistrationScope::RegistrationScope(std::string origin)
     : origin_(std::move(origin)), previous_(t_scope) {
   t_scope = this;
 }
-RegistrationScope::~RegistrationScope() { t_scope = previous_; }
+RegistrationScope::~RegistrationScope() {
+  t_scope = previous_;
+}
 
 void RegistrationScope::roll_back() noexcept {
   for (auto it = undos_.rbegin(); it != undos_.rend(); ++it) (*it)();
@@ -40,7 +42,8 @@ namespace {
 struct ImplementationRegistry {
   std::mutex mutex;
   // op -> key -> implementation
-  std::map<std::string, std::map<std::string, std::shared_ptr<const ImplementationInfo>>, std::less<>>
+  std::map<std::string, std::map<std::string, std::shared_ptr<const ImplementationInfo>>,
+           std::less<>>
       by_op;
 };
 
@@ -72,14 +75,16 @@ Registration::~Registration() {
 
 Registration register_implementation(ImplementationInfo info) {
   if (info.interface == nullptr || info.key.empty() || info.op.empty() || !info.entry_for) {
-    throw BackendError(fmt::format("register_kernel_type(op='{}', key='{}'): expected an op name, "
-                                   "a key, an interface and entry_for",
-                                   info.op, info.key));
+    throw BackendError(
+        fmt::format("register_kernel_type(op='{}', key='{}'): expected an op name, "
+                    "a key, an interface and entry_for",
+                    info.op, info.key));
   }
   if (info.devices.empty()) {
-    throw BackendError(fmt::format("register_kernel_type(op='{}', key='{}'): expected at least one "
-                                   "device type in devices, got none",
-                                   info.op, info.key));
+    throw BackendError(
+        fmt::format("register_kernel_type(op='{}', key='{}'): expected at least one "
+                    "device type in devices, got none",
+                    info.op, info.key));
   }
   // A backend's registrations carry its name, whatever the implementation declared.
   if (const std::string* origin = detail::RegistrationScope::current_origin()) {
@@ -92,9 +97,10 @@ Registration register_implementation(ImplementationInfo info) {
     std::lock_guard lock(r.mutex);
     auto& table = r.by_op[op];
     if (auto it = table.find(key); it != table.end()) {
-      throw BackendError(fmt::format("register_kernel_type(op='{}', key='{}'): the key is already "
-                                     "registered by {}; this registration came from {}",
-                                     op, key, it->second->origin, info.origin));
+      throw BackendError(
+          fmt::format("register_kernel_type(op='{}', key='{}'): the key is already "
+                      "registered by {}; this registration came from {}",
+                      op, key, it->second->origin, info.origin));
     }
     table.emplace(key, std::make_shared<const ImplementationInfo>(std::move(info)));
   }

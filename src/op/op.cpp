@@ -87,10 +87,10 @@ void deliver_supplied_outputs(detail::CallFrame& frame) {
 
 Op::Op(const OpSchema& schema, const OpDecl& decl, Target target, detail::ParamCheckRef check)
     : schema_(schema), target_(std::move(target)) {
-  ensure_backends_loaded();    // 1. backend registry
-  check.check(check.params);   // 2. parameter values
-  install_table(decl);         // 3. implementation table and contracts
-  {                            // 4. instance registration
+  ensure_backends_loaded();   // 1. backend registry
+  check.check(check.params);  // 2. parameter values
+  install_table(decl);        // 3. implementation table and contracts
+  {                           // 4. instance registration
     auto& registry = instances();
     std::lock_guard lock(registry.mutex);
     instance_key_ = fmt::format("{}#{}", schema_.name, ++registry.counter);
@@ -138,10 +138,10 @@ void Op::install_table(const OpDecl& decl) {
       auto sibling = std::find_if(table_.begin(), table_.end(),
                                   [&](const auto& c) { return c->key == other; });
       if (sibling == table_.end() || (*sibling)->interface != impl->interface) {
-        throw ContractError(fmt::format(
-            "{}: implementation '{}' declares preferred_over '{}', which is not an "
-            "implementation of the same interface '{}'",
-            schema_.name, impl->key, other, impl->interface->name));
+        throw ContractError(
+            fmt::format("{}: implementation '{}' declares preferred_over '{}', which is not an "
+                        "implementation of the same interface '{}'",
+                        schema_.name, impl->key, other, impl->interface->name));
       }
     }
   }
@@ -150,13 +150,14 @@ void Op::install_table(const OpDecl& decl) {
   std::function<void(const ImplementationInfo&)> visit = [&](const ImplementationInfo& impl) {
     color[impl.key] = 1;
     for (const std::string& next : impl.preferred_over) {
-      auto it = std::find_if(table_.begin(), table_.end(),
-                             [&](const auto& c) { return c->key == next; });
+      auto it =
+          std::find_if(table_.begin(), table_.end(), [&](const auto& c) { return c->key == next; });
       const int c = color[(*it)->key];
       if (c == 1) {
-        throw ContractError(fmt::format("{}: preferred_over declarations form a cycle through '{}' "
-                                        "and '{}'",
-                                        schema_.name, impl.key, next));
+        throw ContractError(
+            fmt::format("{}: preferred_over declarations form a cycle through '{}' "
+                        "and '{}'",
+                        schema_.name, impl.key, next));
       }
       if (c == 0) visit(**it);
     }
@@ -169,9 +170,12 @@ void Op::install_table(const OpDecl& decl) {
 
 std::optional<std::string> Op::serving_target() const {
   switch (target_state_.load(std::memory_order_acquire)) {
-    case TargetState::kUnsettled: return std::nullopt;
-    case TargetState::kBuiltin: return std::string(kBuiltinTarget);
-    case TargetState::kExternal: return serving_name_;
+    case TargetState::kUnsettled:
+      return std::nullopt;
+    case TargetState::kBuiltin:
+      return std::string(kBuiltinTarget);
+    case TargetState::kExternal:
+      return serving_name_;
   }
   return std::nullopt;
 }
@@ -200,10 +204,10 @@ void Op::run_call(detail::CallFrame& frame) {
     check_outputs(frame);  // 5.
     deliver_supplied_outputs(frame);
     if (frame.foreign_completion != nullptr) {
-      throw ContractError(fmt::format(
-          "{}: sub-op {} completed a call inside this call but is not held through "
-          "delegate_for; hold sub-ops with delegate_for(stage, identity, params)",
-          instance_key_, frame.foreign_completion->instance_key()));
+      throw ContractError(
+          fmt::format("{}: sub-op {} completed a call inside this call but is not held through "
+                      "delegate_for; hold sub-ops with delegate_for(stage, identity, params)",
+                      instance_key_, frame.foreign_completion->instance_key()));
     }
     finish_call(frame);  // 6. and 7.
   } catch (...) {
@@ -229,11 +233,11 @@ void Op::check_supplied_outputs(const detail::CallFrame& frame) const {
     const Tensor& out = frame.supplied_outputs[i];
     if (!out.defined() || !(out.shape() == frame.out_shapes[i]) ||
         out.dtype() != frame.out_dtypes[i] || out.device() != device || !out.is_contiguous()) {
-      throw SignatureError(schema_.name, schema_.outputs[i].name,
-                           fmt::format("a contiguous {}{} tensor on {}",
-                                       dtype_name(frame.out_dtypes[i]),
-                                       frame.out_shapes[i].str(), device.str()),
-                           out.str());
+      throw SignatureError(
+          schema_.name, schema_.outputs[i].name,
+          fmt::format("a contiguous {}{} tensor on {}", dtype_name(frame.out_dtypes[i]),
+                      frame.out_shapes[i].str(), device.str()),
+          out.str());
     }
   }
 }
@@ -245,10 +249,10 @@ void Op::check_outputs(const detail::CallFrame& frame) const {
     const std::string_view name = schema_.outputs[i].name;
     if (!out.defined() || !(out.shape() == frame.out_shapes[i]) ||
         out.dtype() != frame.out_dtypes[i] || out.device() != device) {
-      throw ContractError(fmt::format(
-          "{}: output '{}' returned by the op body: expected {}{} on {}, got {}", schema_.name,
-          name, dtype_name(frame.out_dtypes[i]), frame.out_shapes[i].str(), device.str(),
-          out.str()));
+      throw ContractError(
+          fmt::format("{}: output '{}' returned by the op body: expected {}{} on {}, got {}",
+                      schema_.name, name, dtype_name(frame.out_dtypes[i]),
+                      frame.out_shapes[i].str(), device.str(), out.str()));
     }
   }
 }
@@ -280,9 +284,10 @@ std::optional<CallRecord> Op::last_call() const {
 RooflineValue Op::eval_roofline() const {
   auto record = last_call();
   if (!record) {
-    throw ValueError(fmt::format("{}: eval_roofline needs a completed call; expected last_call, "
-                                 "got none (call the op first)",
-                                 instance_key_));
+    throw ValueError(
+        fmt::format("{}: eval_roofline needs a completed call; expected last_call, "
+                    "got none (call the op first)",
+                    instance_key_));
   }
   return eval_roofline_(*record);
 }
@@ -294,10 +299,16 @@ std::string Op::roof_key() const {
     // The compute roof that applies when the call is compute-bound: tensor-core dtypes first.
     switch (record->inputs[0]->dtype) {
       case DType::kFloat16:
-      case DType::kBFloat16: roof = "tensor-16bit"; break;
+      case DType::kBFloat16:
+        roof = "tensor-16bit";
+        break;
       case DType::kFloat8E4M3:
-      case DType::kFloat8E5M2: roof = "tensor-8bit"; break;
-      default: roof = "fp32"; break;
+      case DType::kFloat8E5M2:
+        roof = "tensor-8bit";
+        break;
+      default:
+        roof = "fp32";
+        break;
     }
   }
   return fmt::format("{}/{}", schema_.name, roof);
@@ -306,8 +317,8 @@ std::string Op::roof_key() const {
 std::vector<RooflineDataTerm> Op::roofline_data_terms() const {
   auto record = last_call();
   if (!record) {
-    throw ValueError(fmt::format("{}: roofline_data_terms needs a completed call; got none",
-                                 instance_key_));
+    throw ValueError(
+        fmt::format("{}: roofline_data_terms needs a completed call; got none", instance_key_));
   }
   std::vector<RooflineDataTerm> terms;
   for (int i = 0; i < record->n_inputs; ++i) {
@@ -342,9 +353,10 @@ int64_t Op::eval_roofline_read_bytes() const {
 
 void Op::fill_frame(detail::CallFrame& frame, std::span<const Tensor> inputs) const {
   if (inputs.size() != schema_.inputs.size()) {
-    throw ValueError(fmt::format("{}: expected {} inputs (undefined tensors for absent optional "
-                                 "ones), got {}",
-                                 schema_.name, schema_.inputs.size(), inputs.size()));
+    throw ValueError(
+        fmt::format("{}: expected {} inputs (undefined tensors for absent optional "
+                    "ones), got {}",
+                    schema_.name, schema_.inputs.size(), inputs.size()));
   }
   frame.n_inputs = static_cast<int>(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) frame.inputs[i] = &inputs[i];
@@ -393,9 +405,10 @@ void Op::request_tune(const TuneOptions& options) {
     }
     for (auto& slot : target_kernels_) {
       if (!slot->kernel->tunable()) {
-        warn(fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
-                         "untuned",
-                         instance_key_, serving_name_));
+        warn(
+            fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
+                        "untuned",
+                        instance_key_, serving_name_));
         continue;
       }
       slot->kernel->request_tune(options);
@@ -454,9 +467,10 @@ std::vector<const Kernel*> Op::built_entries(std::string_view interface) const {
   }
   std::vector<std::string_view> names;
   for (const auto& state : interfaces_) names.push_back(state->info->name);
-  throw ValueError(fmt::format("{}: built_entries: expected one of the declared interfaces [{}], "
-                               "got '{}'",
-                               schema_.name, fmt::join(names, ", "), interface));
+  throw ValueError(
+      fmt::format("{}: built_entries: expected one of the declared interfaces [{}], "
+                  "got '{}'",
+                  schema_.name, fmt::join(names, ", "), interface));
 }
 
 std::vector<const Op*> Op::held_delegates() const {
@@ -473,20 +487,20 @@ Op& Op::delegate_for_erased(std::string_view stage, std::string_view identity,
   for (auto& held : delegates_) {
     if (held->stage == stage && held->identity == identity) {
       if (held->op->name() != type_name) {
-        throw ContractError(fmt::format("{}: delegate_for('{}', '{}'): expected a {}, but that "
-                                        "key holds a {}",
-                                        schema_.name, stage, identity, type_name,
-                                        held->op->name()));
+        throw ContractError(
+            fmt::format("{}: delegate_for('{}', '{}'): expected a {}, but that "
+                        "key holds a {}",
+                        schema_.name, stage, identity, type_name, held->op->name()));
       }
       return *held->op;
     }
   }
   if (std::find(delegate_types_.begin(), delegate_types_.end(), type_name) ==
       delegate_types_.end()) {
-    throw ContractError(fmt::format("{}: delegate_for('{}', '{}'): {} is not among the op's "
-                                    "delegate_types [{}]",
-                                    schema_.name, stage, identity, type_name,
-                                    fmt::join(delegate_types_, ", ")));
+    throw ContractError(
+        fmt::format("{}: delegate_for('{}', '{}'): {} is not among the op's "
+                    "delegate_types [{}]",
+                    schema_.name, stage, identity, type_name, fmt::join(delegate_types_, ", ")));
   }
   // Sub-ops inherit the parent's target: one instance, one execution policy.
   std::unique_ptr<Op> sub = make(target_);

@@ -52,8 +52,8 @@ const OpClassInfo& find_op_class(std::string_view name) {
   if (it == r.classes.end()) {
     std::vector<std::string_view> names;
     for (const auto& [n, info] : r.classes) names.push_back(n);
-    throw ValueError(fmt::format("unknown op '{}'; expected one of [{}]", name,
-                                 fmt::join(names, ", ")));
+    throw ValueError(
+        fmt::format("unknown op '{}'; expected one of [{}]", name, fmt::join(names, ", ")));
   }
   return *it->second;
 }
@@ -61,9 +61,10 @@ const OpClassInfo& find_op_class(std::string_view name) {
 std::unique_ptr<Op> make_op(std::string_view name, const ParamMap& params, Target target) {
   const OpClassInfo& info = find_op_class(name);
   if (!info.factory) {
-    throw OpNotAvailableError(fmt::format("{}: the manifest entry has status '{}' and no op class; "
-                                          "expected an implemented op",
-                                          name, info.schema->status));
+    throw OpNotAvailableError(
+        fmt::format("{}: the manifest entry has status '{}' and no op class; "
+                    "expected an implemented op",
+                    name, info.schema->status));
   }
   return info.factory(params, std::move(target));
 }

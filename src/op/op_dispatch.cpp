@@ -45,9 +45,10 @@ Op::InterfaceState& Op::interface_state(const InterfaceInfo& info) const {
   }
   std::vector<std::string_view> names;
   for (const auto& state : interfaces_) names.push_back(state->info->name);
-  throw ContractError(fmt::format("{}: kernel_for('{}'): the op declares no such interface; "
-                                  "declared: [{}]",
-                                  schema_.name, info.name, fmt::join(names, ", ")));
+  throw ContractError(
+      fmt::format("{}: kernel_for('{}'): the op declares no such interface; "
+                  "declared: [{}]",
+                  schema_.name, info.name, fmt::join(names, ", ")));
 }
 
 const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec& call,
@@ -61,8 +62,8 @@ const ImplementationInfo& Op::dispatch(const InterfaceInfo& info, const CallSpec
     decision.target = serving_target().value_or(std::string(kBuiltinTarget));
   }
   try {
-    const ImplementationInfo& winner = dispatch_candidates(info, call, ops, facts_out,
-                                                           trace ? &decision : nullptr);
+    const ImplementationInfo& winner =
+        dispatch_candidates(info, call, ops, facts_out, trace ? &decision : nullptr);
     if (trace != nullptr) {
       decision.winner = winner.key;
       trace->add(std::move(decision));
@@ -130,9 +131,9 @@ const ImplementationInfo& Op::dispatch_candidates(const InterfaceInfo& info, con
     survivors.push_back(c);
   }
   if (survivors.empty()) {
-    throw NoImplementationError(fmt::format(
-        "{}: no implementation serves this call ({}) on interface '{}'; rejected: {}",
-        schema_.name, ops.describe(call), info.name, fmt::join(rejected, "; ")));
+    throw NoImplementationError(
+        fmt::format("{}: no implementation serves this call ({}) on interface '{}'; rejected: {}",
+                    schema_.name, ops.describe(call), info.name, fmt::join(rejected, "; ")));
   }
   // A general implementation ranks below every other; the rest are ordered by preferred_over
   // (transitively). The winner is the one member that outranks every other.

@@ -75,9 +75,10 @@ void Op::run_target(detail::CallFrame& frame) {
       if (built->tunable()) {
         built->request_tune(tune_options_);
       } else {
-        warn(fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
-                         "untuned",
-                         instance_key_, serving_name_));
+        warn(
+            fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
+                        "untuned",
+                        instance_key_, serving_name_));
       }
     }
     slot->kernel = std::move(built);

@@ -48,17 +48,19 @@ std::string TensorDesc::str() const {
 
 Registration register_detector(std::string target, Detector detector) {
   if (target.empty() || target == kBuiltinTarget) {
-    throw BackendError(fmt::format("register_detector: expected a target name other than '' and "
-                                   "'builtin', got '{}'",
-                                   target));
+    throw BackendError(
+        fmt::format("register_detector: expected a target name other than '' and "
+                    "'builtin', got '{}'",
+                    target));
   }
   auto& r = registry();
   {
     std::lock_guard lock(r.mutex);
     if (r.detectors.count(target) != 0) {
-      throw BackendError(fmt::format("register_detector: target '{}' already has a detector; one "
-                                     "detector per target",
-                                     target));
+      throw BackendError(
+          fmt::format("register_detector: target '{}' already has a detector; one "
+                      "detector per target",
+                      target));
     }
     r.detectors.emplace(target, std::move(detector));
   }
@@ -73,18 +75,20 @@ Registration register_detector(std::string target, Detector detector) {
 
 Registration register_kernel_builder(std::string op, std::string target, KernelBuilder builder) {
   if (target.empty() || target == kBuiltinTarget) {
-    throw BackendError(fmt::format("register_kernel_builder(op='{}'): expected a target name "
-                                   "other than '' and 'builtin', got '{}'",
-                                   op, target));
+    throw BackendError(
+        fmt::format("register_kernel_builder(op='{}'): expected a target name "
+                    "other than '' and 'builtin', got '{}'",
+                    op, target));
   }
   auto& r = registry();
   auto key = std::make_pair(op, target);
   {
     std::lock_guard lock(r.mutex);
     if (r.builders.count(key) != 0) {
-      throw BackendError(fmt::format("register_kernel_builder: target '{}' already registered a "
-                                     "builder for {}; two backends claim the same op (misinstall)",
-                                     target, op));
+      throw BackendError(
+          fmt::format("register_kernel_builder: target '{}' already registered a "
+                      "builder for {}; two backends claim the same op (misinstall)",
+                      target, op));
     }
     r.builders.emplace(key, std::make_shared<KernelBuilder>(std::move(builder)));
   }
@@ -115,9 +119,10 @@ void set_default_target(Target target) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
   if (target && *target != kBuiltinTarget && known_targets_locked(r).count(*target) == 0) {
-    throw UnknownTargetError(fmt::format("set_default_target: target '{}' is not registered; "
-                                         "expected one of [{}] or 'builtin'",
-                                         *target, fmt::join(known_targets_locked(r), ", ")));
+    throw UnknownTargetError(
+        fmt::format("set_default_target: target '{}' is not registered; "
+                    "expected one of [{}] or 'builtin'",
+                    *target, fmt::join(known_targets_locked(r), ", ")));
   }
   r.default_target = std::move(target);
 }

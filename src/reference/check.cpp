@@ -37,18 +37,42 @@ Tensor random_tensor(const Shape& shape, DType dtype, uint64_t seed, double lo, 
   std::mt19937_64 rng(seed);
   const int64_t n = t.numel();
   switch (dtype) {
-    case DType::kBool: fill_uniform(t.data_as<bool>(), n, rng, lo, hi); break;
-    case DType::kUInt8: fill_uniform(t.data_as<uint8_t>(), n, rng, std::max(lo, 0.0), hi); break;
-    case DType::kInt8: fill_uniform(t.data_as<int8_t>(), n, rng, lo, hi); break;
-    case DType::kInt16: fill_uniform(t.data_as<int16_t>(), n, rng, lo, hi); break;
-    case DType::kInt32: fill_uniform(t.data_as<int32_t>(), n, rng, lo, hi); break;
-    case DType::kInt64: fill_uniform(t.data_as<int64_t>(), n, rng, lo, hi); break;
-    case DType::kFloat16: fill_uniform(t.data_as<Half>(), n, rng, lo, hi); break;
-    case DType::kBFloat16: fill_uniform(t.data_as<BFloat16>(), n, rng, lo, hi); break;
-    case DType::kFloat32: fill_uniform(t.data_as<float>(), n, rng, lo, hi); break;
-    case DType::kFloat64: fill_uniform(t.data_as<double>(), n, rng, lo, hi); break;
-    case DType::kFloat8E4M3: fill_uniform(t.data_as<Float8E4M3>(), n, rng, lo, hi); break;
-    case DType::kFloat8E5M2: fill_uniform(t.data_as<Float8E5M2>(), n, rng, lo, hi); break;
+    case DType::kBool:
+      fill_uniform(t.data_as<bool>(), n, rng, lo, hi);
+      break;
+    case DType::kUInt8:
+      fill_uniform(t.data_as<uint8_t>(), n, rng, std::max(lo, 0.0), hi);
+      break;
+    case DType::kInt8:
+      fill_uniform(t.data_as<int8_t>(), n, rng, lo, hi);
+      break;
+    case DType::kInt16:
+      fill_uniform(t.data_as<int16_t>(), n, rng, lo, hi);
+      break;
+    case DType::kInt32:
+      fill_uniform(t.data_as<int32_t>(), n, rng, lo, hi);
+      break;
+    case DType::kInt64:
+      fill_uniform(t.data_as<int64_t>(), n, rng, lo, hi);
+      break;
+    case DType::kFloat16:
+      fill_uniform(t.data_as<Half>(), n, rng, lo, hi);
+      break;
+    case DType::kBFloat16:
+      fill_uniform(t.data_as<BFloat16>(), n, rng, lo, hi);
+      break;
+    case DType::kFloat32:
+      fill_uniform(t.data_as<float>(), n, rng, lo, hi);
+      break;
+    case DType::kFloat64:
+      fill_uniform(t.data_as<double>(), n, rng, lo, hi);
+      break;
+    case DType::kFloat8E4M3:
+      fill_uniform(t.data_as<Float8E4M3>(), n, rng, lo, hi);
+      break;
+    case DType::kFloat8E5M2:
+      fill_uniform(t.data_as<Float8E5M2>(), n, rng, lo, hi);
+      break;
   }
   return t;
 }
@@ -58,31 +82,48 @@ void poison(const Tensor& t) {
   const int64_t n = t.numel();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   switch (t.dtype()) {
-    case DType::kFloat16: std::fill_n(t.data_as<Half>(), n, Half(nan)); break;
-    case DType::kBFloat16: std::fill_n(t.data_as<BFloat16>(), n, BFloat16(nan)); break;
-    case DType::kFloat32: std::fill_n(t.data_as<float>(), n, nan); break;
-    case DType::kFloat64: std::fill_n(t.data_as<double>(), n, std::nan("")); break;
-    default: std::memset(t.data(), 0x5A, t.nbytes()); break;
+    case DType::kFloat16:
+      std::fill_n(t.data_as<Half>(), n, Half(nan));
+      break;
+    case DType::kBFloat16:
+      std::fill_n(t.data_as<BFloat16>(), n, BFloat16(nan));
+      break;
+    case DType::kFloat32:
+      std::fill_n(t.data_as<float>(), n, nan);
+      break;
+    case DType::kFloat64:
+      std::fill_n(t.data_as<double>(), n, std::nan(""));
+      break;
+    default:
+      std::memset(t.data(), 0x5A, t.nbytes());
+      break;
   }
 }
 
 Tolerance default_tolerance(DType dtype, double scale) {
   switch (dtype) {
-    case DType::kFloat16: return {1e-3 * scale, 2e-3};
-    case DType::kBFloat16: return {8e-3 * scale, 1.6e-2};
-    case DType::kFloat32: return {1e-5 * scale, 1e-5};
-    case DType::kFloat64: return {1e-9 * scale, 1e-9};
+    case DType::kFloat16:
+      return {1e-3 * scale, 2e-3};
+    case DType::kBFloat16:
+      return {8e-3 * scale, 1.6e-2};
+    case DType::kFloat32:
+      return {1e-5 * scale, 1e-5};
+    case DType::kFloat64:
+      return {1e-9 * scale, 1e-9};
     case DType::kFloat8E4M3:
-    case DType::kFloat8E5M2: return {6e-2 * scale, 1.25e-1};
-    default: return {0, 0};
+    case DType::kFloat8E5M2:
+      return {6e-2 * scale, 1.25e-1};
+    default:
+      return {0, 0};
   }
 }
 
 std::string Comparison::str() const {
   if (ok()) return fmt::format("{} elements match (max abs error {:.3g})", checked, max_abs_error);
-  return fmt::format("{} of {} elements differ; worst at flat index {}: got {}, expected {} (max abs "
-                     "error {:.3g})",
-                     mismatches, checked, worst_index, worst_actual, worst_expected, max_abs_error);
+  return fmt::format(
+      "{} of {} elements differ; worst at flat index {}: got {}, expected {} (max abs "
+      "error {:.3g})",
+      mismatches, checked, worst_index, worst_actual, worst_expected, max_abs_error);
 }
 
 Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance tol) {
@@ -104,7 +145,8 @@ Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance tol) 
     if (!std::isnan(err) && err > c.max_abs_error) c.max_abs_error = err;
     if (bad) {
       ++c.mismatches;
-      const double excess = std::isnan(err) ? std::numeric_limits<double>::infinity() : err - allowed;
+      const double excess =
+          std::isnan(err) ? std::numeric_limits<double>::infinity() : err - allowed;
       if (excess > worst_excess) {
         worst_excess = excess;
         c.worst_index = static_cast<int64_t>(i);
@@ -116,7 +158,9 @@ Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance tol) 
   return c;
 }
 
-ParamMap params_with_defaults(const Op& op) { return op.param_values(); }
+ParamMap params_with_defaults(const Op& op) {
+  return op.param_values();
+}
 
 std::vector<Tensor> make_inputs(std::string_view op, const OpSchema& schema,
                                 const std::vector<std::optional<Shape>>& shapes, DType dtype,
@@ -135,7 +179,8 @@ std::vector<Tensor> make_inputs(std::string_view op, const OpSchema& schema,
       d = slot.allowed.front();
     }
     std::optional<Tensor> made;
-    if (ref && ref->make_input) made = ref->make_input(static_cast<int>(i), *shapes[i], d, seed + i);
+    if (ref && ref->make_input)
+      made = ref->make_input(static_cast<int>(i), *shapes[i], d, seed + i);
     inputs.push_back(made ? *made : random_tensor(*shapes[i], d, seed * 7919 + i));
   }
   return inputs;
@@ -178,7 +223,8 @@ CheckResult run_and_check(Op& op, const std::vector<Tensor>& inputs) {
                                  default_tolerance(inputs[i].dtype(), expected.tolerance_scale));
     if (!c.ok()) {
       result.ok = false;
-      result.failures.push_back(fmt::format("mutated input '{}': {}", schema.inputs[i].name, c.str()));
+      result.failures.push_back(
+          fmt::format("mutated input '{}': {}", schema.inputs[i].name, c.str()));
     }
   }
   return result;

@@ -63,25 +63,50 @@ std::vector<double> to_doubles(const Tensor& t) {
     }
   };
   switch (dense.dtype()) {
-    case DType::kBool: copy(dense.data_as<const bool>()); break;
-    case DType::kUInt8: copy(dense.data_as<const uint8_t>()); break;
-    case DType::kInt8: copy(dense.data_as<const int8_t>()); break;
-    case DType::kInt16: copy(dense.data_as<const int16_t>()); break;
-    case DType::kInt32: copy(dense.data_as<const int32_t>()); break;
-    case DType::kInt64: copy(dense.data_as<const int64_t>()); break;
-    case DType::kFloat16: copy(dense.data_as<const Half>()); break;
-    case DType::kBFloat16: copy(dense.data_as<const BFloat16>()); break;
-    case DType::kFloat32: copy(dense.data_as<const float>()); break;
-    case DType::kFloat64: copy(dense.data_as<const double>()); break;
-    case DType::kFloat8E4M3: copy(dense.data_as<const Float8E4M3>()); break;
-    case DType::kFloat8E5M2: copy(dense.data_as<const Float8E5M2>()); break;
+    case DType::kBool:
+      copy(dense.data_as<const bool>());
+      break;
+    case DType::kUInt8:
+      copy(dense.data_as<const uint8_t>());
+      break;
+    case DType::kInt8:
+      copy(dense.data_as<const int8_t>());
+      break;
+    case DType::kInt16:
+      copy(dense.data_as<const int16_t>());
+      break;
+    case DType::kInt32:
+      copy(dense.data_as<const int32_t>());
+      break;
+    case DType::kInt64:
+      copy(dense.data_as<const int64_t>());
+      break;
+    case DType::kFloat16:
+      copy(dense.data_as<const Half>());
+      break;
+    case DType::kBFloat16:
+      copy(dense.data_as<const BFloat16>());
+      break;
+    case DType::kFloat32:
+      copy(dense.data_as<const float>());
+      break;
+    case DType::kFloat64:
+      copy(dense.data_as<const double>());
+      break;
+    case DType::kFloat8E4M3:
+      copy(dense.data_as<const Float8E4M3>());
+      break;
+    case DType::kFloat8E5M2:
+      copy(dense.data_as<const Float8E5M2>());
+      break;
   }
   return out;
 }
 
 Tensor from_doubles(const std::vector<double>& values, const Shape& shape) {
   if (static_cast<int64_t>(values.size()) != shape.numel()) {
-    throw ValueError(fmt::format("from_doubles: {} values for shape {}", values.size(), shape.str()));
+    throw ValueError(
+        fmt::format("from_doubles: {} values for shape {}", values.size(), shape.str()));
   }
   Tensor t = Tensor::empty(shape, DType::kFloat64);
   std::copy(values.begin(), values.end(), t.data_as<double>());

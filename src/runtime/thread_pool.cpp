@@ -109,7 +109,9 @@ ThreadPool& pool() {
 
 }  // namespace
 
-int cpu_thread_count() { return pool().size(); }
+int cpu_thread_count() {
+  return pool().size();
+}
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;

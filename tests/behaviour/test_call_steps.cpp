@@ -42,7 +42,8 @@ TEST(B22_SignatureCheck, DtypeUnionAndSameAsAreEnforced) {
     op(filled({2}, 1, DType::kFloat32), filled({2}, 1, DType::kFloat16));
     FAIL();
   } catch (const DTypeError& e) {
-    EXPECT_TRUE(contains(e.what(), "argument 'bias': expected dtype same_as(x) (float32), got float16"))
+    EXPECT_TRUE(
+        contains(e.what(), "argument 'bias': expected dtype same_as(x) (float32), got float16"))
         << e.what();
   }
   EXPECT_THROW(op(Tensor::empty({2}, DType::kInt32)), DTypeError);
@@ -53,7 +54,8 @@ TEST(B22_SignatureCheck, TensorsOnDifferentDevicesAreRejected) {
   ProbeFwdOp op;
   // A tensor that claims another device (never dereferenced: the check fails first).
   float storage[3] = {0, 0, 0};
-  Tensor other = Tensor::from_blob(storage, {3}, {1}, DType::kFloat32, Device::parse("elsewhere:0"));
+  Tensor other =
+      Tensor::from_blob(storage, {3}, {1}, DType::kFloat32, Device::parse("elsewhere:0"));
   try {
     op(filled({2, 3}, 1), other);
     FAIL();
@@ -181,7 +183,8 @@ TEST(CallInto, SuppliedOutputsAreCheckedAndWritten) {
   op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{out});
   EXPECT_FLOAT_EQ(out.data_as<float>()[3], 2.0f);
   Tensor wrong = filled({2, 3}, -7);
-  EXPECT_THROW(op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{wrong}), SignatureError);
+  EXPECT_THROW(op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{wrong}),
+               SignatureError);
   EXPECT_FLOAT_EQ(wrong.data_as<float>()[0], -7.0f);  // a bad call writes nothing
 }
 

@@ -12,9 +12,10 @@ using testing::filled;
 
 TEST(Concurrency, OneInstanceManyThreadsManyShapes) {
   ProbeCounters counters;
-  Registration r = register_probe({.key = "k",
-                                   .identity = [](const ProbeCall& c) { return std::to_string(c.n); },
-                                   .counters = &counters});
+  Registration r =
+      register_probe({.key = "k",
+                      .identity = [](const ProbeCall& c) { return std::to_string(c.n); },
+                      .counters = &counters});
   ProbeFwdOp op({.scale = 2.0});
   constexpr int kThreads = 8, kCalls = 200;
   std::vector<std::thread> threads;

@@ -36,9 +36,13 @@ TEST(B02_ClassNamedAsEntry, EveryOpClassCarriesItsManifestKey) {
 }
 
 template <typename T>
-concept ForwardCallable = requires(T& t, const Tensor& x, Tensor& y) { t.forward(x, x, y); };
+concept ForwardCallable = requires(T& t, const Tensor& x, Tensor& y) {
+  t.forward(x, x, y);
+};
 template <typename T>
-concept CheckCallable = requires(T& t, detail::CallFrame& f) { t.check_call_(f); };
+concept CheckCallable = requires(T& t, detail::CallFrame& f) {
+  t.check_call_(f);
+};
 
 TEST(B03_CallEntersForward, ForwardIsNotPublicAndTheOpIsNoModule) {
   static_assert(!ForwardCallable<ProbeFwdOp>, "forward must not be callable from outside");
@@ -140,7 +144,8 @@ TEST(B13_ConstructionOrder, ContractErrorLeavesNoRegisteredInstance) {
   }
   const int next = std::stoi(before.substr(before.find('#') + 1)) + 1;
   {
-    Registration reg = register_probe({.key = "stray", .interface = &ProbeUndeclaredKernel::info()});
+    Registration reg =
+        register_probe({.key = "stray", .interface = &ProbeUndeclaredKernel::info()});
     EXPECT_THROW(ProbeFwdOp(), ContractError);
   }
   EXPECT_EQ(find_instance("ProbeFwdOp#" + std::to_string(next)), nullptr);

@@ -58,11 +58,13 @@ TEST(B44_HitPath, AHitAsksNoImplementationAndReadsNoDeviceFacts) {
 TEST(B45_KeyFor, ReturnsTheWinnerAndBuildsNothing) {
   ProbeCounters counters;
   Registration gen = register_probe({.key = "wide", .general = true});
-  Registration small = register_probe({.key = "small", .refuse = [](const ProbeCall& c) -> std::optional<std::string> {
-                                         if (c.n > 4) return "serves at most 4 elements";
-                                         return std::nullopt;
-                                       },
-                                       .counters = &counters});
+  Registration small =
+      register_probe({.key = "small",
+                      .refuse = [](const ProbeCall& c) -> std::optional<std::string> {
+                        if (c.n > 4) return "serves at most 4 elements";
+                        return std::nullopt;
+                      },
+                      .counters = &counters});
   ProbeFwdOp op;
   EXPECT_EQ(op.selected_key(call_for(filled({3}, 1))), "small");
   EXPECT_EQ(op.selected_key(call_for(filled({30}, 1))), "wide");
@@ -125,7 +127,8 @@ TEST(B50_Applicability, ArchitectureMismatchIsReportedAsE2) {
     op(filled({2}, 1));
     FAIL();
   } catch (const DispatchError& e) {
-    EXPECT_TRUE(contains(e.what(), "sm70: architecture 0 is not in supported_archs [70]")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "sm70: architecture 0 is not in supported_archs [70]"))
+        << e.what();
   }
 }
 
@@ -214,9 +217,10 @@ TEST(B57_DeviceFacts, ReadFromTheCallsOwnDeviceOnlyOnAMiss) {
 TEST(B59_EntrySharing, CallsShareAnEntryWhenTheIdentityMatches) {
   ProbeCounters counters;
   // The identity ignores n: every size shares one entry per dtype.
-  Registration r = register_probe({.key = "k",
-                                   .identity = [](const ProbeCall& c) { return std::string(dtype_name(c.dtype)); },
-                                   .counters = &counters});
+  Registration r = register_probe(
+      {.key = "k",
+       .identity = [](const ProbeCall& c) { return std::string(dtype_name(c.dtype)); },
+       .counters = &counters});
   ProbeFwdOp op;
   op(filled({2}, 1));
   op(filled({7}, 1));

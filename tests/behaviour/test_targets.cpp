@@ -137,7 +137,8 @@ TEST(B34_Detection, NoClaimMeansInTreeSeveralClaimsAreAmbiguous) {
 
 TEST(B34_Detection, ADetectorThatThrowsIsABackendErrorNamingTheTarget) {
   Registration impl = register_probe({.key = "k"});
-  Registration d = register_detector("fragile", [](Device) -> bool { throw std::runtime_error("boom"); });
+  Registration d =
+      register_detector("fragile", [](Device) -> bool { throw std::runtime_error("boom"); });
   ProbeFwdOp op;
   try {
     op(filled({1}, 1));
@@ -246,7 +247,8 @@ TEST(B41_Registration, OneDetectorPerTargetOneBuilderPerOpAndTarget) {
   } catch (const BackendError& e) {
     EXPECT_TRUE(contains(e.what(), "misinstall")) << e.what();
   }
-  Registration only_builder = register_kernel_builder("ProbeFwdOp", "by-name-only", recording_builder(&rec));
+  Registration only_builder =
+      register_kernel_builder("ProbeFwdOp", "by-name-only", recording_builder(&rec));
   const auto all = registered_targets();
   EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
   EXPECT_NE(std::find(all.begin(), all.end(), "by-name-only"), all.end());
@@ -256,7 +258,8 @@ TEST(B41_Registration, OneDetectorPerTargetOneBuilderPerOpAndTarget) {
 
 TEST(B70_TargetKernelWithoutTuning, RequestTuneWarnsInsteadOfFailing) {
   Recorded rec;
-  Registration b = register_kernel_builder("ProbeFwdOp", "untunable", recording_builder(&rec, false));
+  Registration b =
+      register_kernel_builder("ProbeFwdOp", "untunable", recording_builder(&rec, false));
   std::vector<std::string> warnings;
   auto previous = set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
   ProbeFwdOp op({}, "untunable");

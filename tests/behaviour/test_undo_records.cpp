@@ -21,7 +21,8 @@ TEST(B63_FirstCallFailureUndoesEverything, ABuilderThatFailsOnceIsRetried) {
   int attempts = 0;
   Registration b = register_kernel_builder(
       "ProbeFwdOp", "flaky",
-      [&](std::span<const std::optional<TensorDesc>>, const ParamMap&) -> std::unique_ptr<TargetKernel> {
+      [&](std::span<const std::optional<TensorDesc>>,
+          const ParamMap&) -> std::unique_ptr<TargetKernel> {
         if (++attempts == 1) throw RuntimeError("first build fails");
         struct Copy final : TargetKernel {
           void run(std::span<const Tensor> in, std::span<const Tensor> out) override {
@@ -125,10 +126,11 @@ TEST(B68_RequestTune, MarksTheOpAndTunesBuiltKernels) {
 
 TEST(B69_TunedMode, KernelsBuiltAfterwardsAreTunedForEverySpecialisation) {
   ProbeCounters counters;
-  Registration r = register_probe({.key = "k",
-                                   .identity = [](const ProbeCall& c) { return std::to_string(c.n); },
-                                   .counters = &counters,
-                                   .tunable = true});
+  Registration r =
+      register_probe({.key = "k",
+                      .identity = [](const ProbeCall& c) { return std::to_string(c.n); },
+                      .counters = &counters,
+                      .tunable = true});
   ProbeFwdOp op;
   op.request_tune();
   op(filled({2}, 1));
@@ -160,8 +162,8 @@ TEST(B71_KernelConfig, ReportsTheConfigurationThatServedTheLastCall) {
 }
 
 TEST(B73_IterKernels, EveryKernelOnceIncludingSubOpsButNotPrivateMembers) {
-  Registration r = register_probe({.key = "k",
-                                   .identity = [](const ProbeCall& c) { return std::to_string(c.n); }});
+  Registration r = register_probe(
+      {.key = "k", .identity = [](const ProbeCall& c) { return std::to_string(c.n); }});
   ProbeCompositeFwdOp op;
   op(filled({2, 2}, 1));
   op(filled({2, 2}, 1));

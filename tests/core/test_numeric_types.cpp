@@ -11,7 +11,8 @@ namespace tileops {
 namespace {
 
 TEST(Half, ExactValuesRoundTrip) {
-  for (float v : {0.0f, 1.0f, -2.0f, 0.5f, 65504.0f, -65504.0f, 6.103515625e-05f, 5.960464477539063e-08f}) {
+  for (float v :
+       {0.0f, 1.0f, -2.0f, 0.5f, 65504.0f, -65504.0f, 6.103515625e-05f, 5.960464477539063e-08f}) {
     EXPECT_EQ(static_cast<float>(Half(v)), v) << v;
   }
   EXPECT_EQ(Half(1.0f).bits, 0x3c00);
@@ -52,7 +53,8 @@ TEST(Float8E4M3, KnownEncodingsAndSaturation) {
   EXPECT_EQ(Float8E4M3(448.0f).bits, 0x7e);
   EXPECT_EQ(Float8E4M3(1000.0f).bits, 0x7e);  // saturates: e4m3fn has no infinity
   EXPECT_EQ(Float8E4M3(-0.5f).bits, 0xb0);
-  EXPECT_EQ(static_cast<float>(Float8E4M3(std::ldexp(1.0f, -9))), std::ldexp(1.0f, -9));  // subnormal
+  EXPECT_EQ(static_cast<float>(Float8E4M3(std::ldexp(1.0f, -9))),
+            std::ldexp(1.0f, -9));  // subnormal
   EXPECT_TRUE(std::isnan(Float8E4M3::to_float(0x7f)));
   for (int bits = 0; bits < 256; ++bits) {
     const float v = Float8E4M3::to_float(static_cast<uint8_t>(bits));

@@ -97,9 +97,10 @@ TEST(ThreadPool, CoversTheRangeExactlyOnceAndRethrows) {
     for (int64_t i = b; i < e; ++i) ++hits[i];
   });
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
-  EXPECT_THROW(parallel_for(1000, 1, [](int64_t b, int64_t) {
-                 if (b > 0) throw std::runtime_error("worker failure");
-               }),
+  EXPECT_THROW(parallel_for(1000, 1,
+                            [](int64_t b, int64_t) {
+                              if (b > 0) throw std::runtime_error("worker failure");
+                            }),
                std::runtime_error);
   parallel_for(0, 1, [](int64_t, int64_t) { FAIL() << "no work for an empty range"; });
 }

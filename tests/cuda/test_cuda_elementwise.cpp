@@ -49,13 +49,14 @@ TEST_P(CudaElementwise, GemmEveryTranspose) {
     for (bool tb : {false, true}) {
       GemmFwdOp op({.trans_a = ta, .trans_b = tb});
       const int64_t m = 67, n = 129, k = 255;
-      EXPECT_TRUE(cuda_matches_reference(op, {ta ? Shape{k, m} : Shape{m, k}, tb ? Shape{n, k} : Shape{k, n}},
-                                         GetParam()));
+      EXPECT_TRUE(cuda_matches_reference(
+          op, {ta ? Shape{k, m} : Shape{m, k}, tb ? Shape{n, k} : Shape{k, n}}, GetParam()));
     }
   }
   GemmFwdOp decode;
   EXPECT_TRUE(cuda_matches_reference(decode, {Shape{1, 4096}, Shape{4096, 4096}}, GetParam()));
-  EXPECT_TRUE(cuda_matches_reference(decode, {Shape{128, 2048}, Shape{512, 2048}}, GetParam(), true));
+  EXPECT_TRUE(
+      cuda_matches_reference(decode, {Shape{128, 2048}, Shape{512, 2048}}, GetParam(), true));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaElementwise,

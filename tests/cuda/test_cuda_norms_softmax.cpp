@@ -24,7 +24,8 @@ TEST_P(CudaNorms, LayerNorm) {
     }
   }
   LayerNormFwdOp op({.normalized_shape = {4096}});
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
+  EXPECT_TRUE(
+      cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
 }
 
 TEST_P(CudaNorms, FusedAddRMSNorm) {
@@ -33,7 +34,8 @@ TEST_P(CudaNorms, FusedAddRMSNorm) {
   for (const Shape& x : {Shape{1, 4096}, Shape{2048, 8192}, Shape{5, 1003}}) {
     EXPECT_TRUE(cuda_matches_reference(op, {x, x, Shape{x[1]}}, GetParam()));
   }
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{4, 4096}, Shape{4, 4096}, Shape{4096}}, GetParam(), true));
+  EXPECT_TRUE(
+      cuda_matches_reference(op, {Shape{4, 4096}, Shape{4, 4096}, Shape{4096}}, GetParam(), true));
 }
 
 TEST_P(CudaNorms, BatchNormTrainingPicksByShapeAndUpdatesRunningStats) {
@@ -61,10 +63,10 @@ TEST_P(CudaNorms, BatchNormTrainingPicksByShapeAndUpdatesRunningStats) {
 TEST_P(CudaNorms, BatchNormInference) {
   TILEOPS_REQUIRE_CUDA();
   BatchNormFwdOp op({.training = false});
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{4, 256, 28, 28}, Shape{256}, Shape{256}, Shape{256}, Shape{256}},
-                                     GetParam()));
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{2, 3, 5}, Shape{3}, Shape{3}, std::nullopt, std::nullopt},
-                                     GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(
+      op, {Shape{4, 256, 28, 28}, Shape{256}, Shape{256}, Shape{256}, Shape{256}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(
+      op, {Shape{2, 3, 5}, Shape{3}, Shape{3}, std::nullopt, std::nullopt}, GetParam()));
 }
 
 TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
@@ -72,7 +74,8 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   for (int64_t dim : {-1, 1, 0}) {
     SoftmaxFwdOp soft({.dim = dim});
     LogSoftmaxFwdOp log_soft({.dim = dim});
-    for (const Shape& x : {Shape{4, 102400}, Shape{3, 20011}, Shape{3, 7, 1}, Shape{1, 1}, Shape{33, 4096}}) {
+    for (const Shape& x :
+         {Shape{4, 102400}, Shape{3, 20011}, Shape{3, 7, 1}, Shape{1, 1}, Shape{33, 4096}}) {
       EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam()));
       EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam()));
     }
@@ -84,7 +87,8 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
 TEST_P(CudaNorms, GatedMLPRunsItsSubOpsOnTheDevice) {
   TILEOPS_REQUIRE_CUDA();
   GatedMLPFwdOp op;
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{3, 256}, Shape{1024, 256}, Shape{256, 512}}, GetParam()));
+  EXPECT_TRUE(
+      cuda_matches_reference(op, {Shape{3, 256}, Shape{1024, 256}, Shape{256, 512}}, GetParam()));
   ASSERT_EQ(op.last_call()->stages.size(), 3u);
   EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemm_tiled_cuda");
   EXPECT_EQ(op.last_call()->stages[1].record->served_by, "silu_and_mul_cuda");

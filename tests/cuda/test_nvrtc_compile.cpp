@@ -50,7 +50,8 @@ TEST(KernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
   const auto dir = std::filesystem::temp_directory_path() / "tileops-cache-test-2";
   std::filesystem::remove_all(dir);
   setenv("TILEOPS_CACHE_DIR", dir.c_str(), 1);
-  const KernelSource src{"tiny_test_kernel", "extern \"C\" __global__ void k(float* p) { p[0] = 1; }", {}};
+  const KernelSource src{
+      "tiny_test_kernel", "extern \"C\" __global__ void k(float* p) { p[0] = 1; }", {}};
   CachedBinary first = cached_cubin(src, "sm_90a", 0);
   EXPECT_FALSE(first.from_cache);
   CachedBinary second = cached_cubin(src, "sm_90a", 0);

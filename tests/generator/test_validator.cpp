@@ -8,8 +8,8 @@ namespace opgen {
 namespace {
 
 // A valid entry that each test breaks in one place.
-std::string entry(const std::string& signature_extra = "", const std::string& roofline =
-                                                                "{flops: N, bytes: 2 * N}",
+std::string entry(const std::string& signature_extra = "",
+                  const std::string& roofline = "{flops: N, bytes: 2 * N}",
                   const std::string& workloads =
                       "[{x_shape: [4], dtypes: [float32]}, {x_shape: [8], dtypes: [float16]}]",
                   const std::string& x_decl = "{dtype: float32 | float16}") {
@@ -17,13 +17,23 @@ std::string entry(const std::string& signature_extra = "", const std::string& ro
          "  ref_api: none\n  family: test\n  status: implemented\n"
          "  source: {op: some/header.hpp}\n"
          "  signature:\n"
-         "    inputs: {x: " + x_decl + "}\n"
-         "    outputs: {y: {dtype: same_as(x)}}\n" + signature_extra +
+         "    inputs: {x: " +
+         x_decl +
+         "}\n"
+         "    outputs: {y: {dtype: same_as(x)}}\n" +
+         signature_extra +
          "    shape_rules: ['y.shape == x.shape']\n"
-         "  workloads: " + workloads + "\n"
+         "  workloads: " +
+         workloads +
+         "\n"
          "  roofline:\n    vars: {N: product(x.shape)}\n"
-         "    flops: " + roofline.substr(8, roofline.find(',') - 8) + "\n"
-         "    bytes: " + roofline.substr(roofline.find("bytes: ") + 7, roofline.size() - roofline.find("bytes: ") - 8) + "\n";
+         "    flops: " +
+         roofline.substr(8, roofline.find(',') - 8) +
+         "\n"
+         "    bytes: " +
+         roofline.substr(roofline.find("bytes: ") + 7,
+                         roofline.size() - roofline.find("bytes: ") - 8) +
+         "\n";
 }
 
 // The first error, as "field: problem".
@@ -60,15 +70,17 @@ TEST(Validator, BadKeyFormat) {
 }
 
 TEST(Validator, UnknownDtypeToken) {
-  const std::string err = first_error(entry("", "{flops: N, bytes: 2 * N}",
-                                            "[{x_shape: [4], dtypes: [float32]}, {x_shape: [8], dtypes: [float32]}]",
-                                            "{dtype: float32 | float17}"));
-  EXPECT_NE(err.find("signature.inputs.x.dtype | 'float17' is not a dtype"), std::string::npos) << err;
+  const std::string err =
+      first_error(entry("", "{flops: N, bytes: 2 * N}",
+                        "[{x_shape: [4], dtypes: [float32]}, {x_shape: [8], dtypes: [float32]}]",
+                        "{dtype: float32 | float17}"));
+  EXPECT_NE(err.find("signature.inputs.x.dtype | 'float17' is not a dtype"), std::string::npos)
+      << err;
 }
 
 TEST(Validator, UnparseableShapeRule) {
-  const std::string err = first_error(entry("    params: {k: {type: int, default: 1}}\n") +
-                                      "");  // valid
+  const std::string err =
+      first_error(entry("    params: {k: {type: int, default: 1}}\n") + "");  // valid
   EXPECT_EQ(err, "");
   std::string yaml = entry();
   yaml.replace(yaml.find("'y.shape == x.shape'"), 20, "'y.shape == (x.shape'");
@@ -96,7 +108,8 @@ TEST(Validator, IllTypedRule) {
 }
 
 TEST(Validator, UnsupportedParamType) {
-  const std::string err = first_error(entry("    params: {k: {type: 'dict | None', default: null}}\n"));
+  const std::string err =
+      first_error(entry("    params: {k: {type: 'dict | None', default: null}}\n"));
   EXPECT_NE(err.find("signature.params.k | type 'dict | None' is not supported"), std::string::npos)
       << err;
 }
@@ -112,8 +125,10 @@ TEST(Validator, RequiredParamMustBePinnedInEveryWorkload) {
 }
 
 TEST(Validator, ImplementedOpNeedsTwoWorkloads) {
-  const std::string err = first_error(entry("", "{flops: N, bytes: 2 * N}", "[{x_shape: [4], dtypes: [float32]}]"));
-  EXPECT_NE(err.find("workloads | an implemented op needs at least 2 rows"), std::string::npos) << err;
+  const std::string err =
+      first_error(entry("", "{flops: N, bytes: 2 * N}", "[{x_shape: [4], dtypes: [float32]}]"));
+  EXPECT_NE(err.find("workloads | an implemented op needs at least 2 rows"), std::string::npos)
+      << err;
 }
 
 TEST(Validator, WorkloadLabelMustNotSpellADtype) {
@@ -127,7 +142,9 @@ TEST(Validator, WorkloadLabelsAreUnique) {
   const std::string err = first_error(entry("", "{flops: N, bytes: 2 * N}",
                                             "[{x_shape: [4], dtypes: [float16], label: same}, "
                                             "{x_shape: [8], dtypes: [float32], label: same}]"));
-  EXPECT_NE(err.find("workloads[1].label | label 'same' is used by an earlier row"), std::string::npos) << err;
+  EXPECT_NE(err.find("workloads[1].label | label 'same' is used by an earlier row"),
+            std::string::npos)
+      << err;
 }
 
 TEST(Validator, RooflineFlopsMayNotReadTensors) {
@@ -171,7 +188,8 @@ TEST(Validator, EveryProblemIsReportedNotOnlyTheFirst) {
 
 TEST(Generator, FreeSymbolsBindFromATuplePattern) {
   std::string yaml = entry();
-  yaml.replace(yaml.find("'y.shape == x.shape'"), 20, "'x.shape == (B, H)', 'H % 2 == 0', 'y.shape == (B, H // 2)'");
+  yaml.replace(yaml.find("'y.shape == x.shape'"), 20,
+               "'x.shape == (B, H)', 'H % 2 == 0', 'y.shape == (B, H // 2)'");
   GenerateResult r = generate_text("ok.yaml", yaml);
   ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
   EXPECT_NE(r.files.begin()->second.source.find("const int64_t s_B"), std::string::npos);

@@ -1,6 +1,6 @@
 // AddFwdOp on the CPU against the float64 reference.
-#include "tileops/ops/elementwise/add_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/elementwise/add_fwd_op.hpp"
 
 namespace tileops {
 namespace {

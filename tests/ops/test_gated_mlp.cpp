@@ -2,8 +2,8 @@
 // reference, and its sub-op bookkeeping.
 #include <algorithm>
 
-#include "tileops/ops/composite/gated_mlp_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/composite/gated_mlp_fwd_op.hpp"
 
 namespace tileops {
 namespace {

@@ -2,8 +2,8 @@
 // gemm_cpu_blocked.
 #include <regex>
 
-#include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops {
 namespace {

@@ -1,6 +1,6 @@
 // RMSNormFwdOp on the CPU against the float64 reference.
-#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace tileops {
 namespace {

@@ -1,6 +1,6 @@
 // RopeNeoxFwdOp on the CPU against the float64 reference.
-#include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
 
 namespace tileops {
 namespace {

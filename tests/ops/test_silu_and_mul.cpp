@@ -1,6 +1,6 @@
 // SiluAndMulFwdOp on the CPU against the float64 reference.
-#include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
 #include "support/test_support.hpp"
+#include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
 
 namespace tileops {
 namespace {

@@ -135,14 +135,15 @@ Registration register_probe(const ProbeImplOptions& o) {
   const InterfaceInfo* interface = o.interface;
   info.entry_for = [=](const CallSpec& c, const DeviceFacts&) {
     const std::string id = identity ? identity(static_cast<const ProbeCall&>(c)) : "";
-    return BuildPlan{id, [=]() -> std::unique_ptr<Kernel> {
-                       if (throws) throw RuntimeError("probe factory failed on purpose");
-                       if (counters) ++counters->builds;
-                       if (interface == &ProbeBKernel::info()) {
-                         return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(tag, counters, tunable);
-                       }
-                       return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(tag, counters, tunable);
-                     }};
+    return BuildPlan{
+        id, [=]() -> std::unique_ptr<Kernel> {
+          if (throws) throw RuntimeError("probe factory failed on purpose");
+          if (counters) ++counters->builds;
+          if (interface == &ProbeBKernel::info()) {
+            return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(tag, counters, tunable);
+          }
+          return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(tag, counters, tunable);
+        }};
   };
   return register_implementation(std::move(info));
 }
@@ -175,14 +176,17 @@ class AccumulateCpu final : public ProbeAccumulateKernel {
     float* out = y.data_as<float>();
     for (int64_t i = 0; i < x.numel(); ++i) a[i] += in[i];
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t c = 0; c < half; ++c) out[r * half + c] = in[r * cols + c] + in[r * cols + half + c];
+      for (int64_t c = 0; c < half; ++c)
+        out[r * half + c] = in[r * cols + c] + in[r * cols + half + c];
     }
   }
 };
 
 }  // namespace
 
-Registration register_fill_cpu() { return register_kernel_type<FillCpu>("ProbeNoInputFwdOp", "fill_cpu"); }
+Registration register_fill_cpu() {
+  return register_kernel_type<FillCpu>("ProbeNoInputFwdOp", "fill_cpu");
+}
 Registration register_accumulate_cpu() {
   return register_kernel_type<AccumulateCpu>("ProbeMutateFwdOp", "accumulate_cpu");
 }

@@ -20,7 +20,8 @@ Tensor host_copy(const Tensor& t) {
   return out;
 }
 
-::testing::AssertionResult cuda_matches_reference(Op& op, const std::vector<std::optional<Shape>>& shapes,
+::testing::AssertionResult cuda_matches_reference(Op& op,
+                                                  const std::vector<std::optional<Shape>>& shapes,
                                                   DType dtype, bool misaligned) {
   const uint64_t seed = fresh_seed();
   const OpSchema& schema = op.schema();
@@ -31,8 +32,9 @@ Tensor host_copy(const Tensor& t) {
   }
   std::vector<Tensor> outputs;
   for (const TensorDesc& p : op.infer_outputs(device_inputs)) {
-    Tensor o = Tensor::empty(Shape{p.shape.numel() + (misaligned ? 1 : 0)}, p.dtype, Device::cuda(0))
-                   .as_strided(p.shape, contiguous_strides(p.shape), misaligned ? 1 : 0);
+    Tensor o =
+        Tensor::empty(Shape{p.shape.numel() + (misaligned ? 1 : 0)}, p.dtype, Device::cuda(0))
+            .as_strided(p.shape, contiguous_strides(p.shape), misaligned ? 1 : 0);
     cuda::fill_bytes(o, 0xff);
     outputs.push_back(o);
   }
@@ -43,22 +45,26 @@ Tensor host_copy(const Tensor& t) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Comparison c = compare(host_copy(outputs[i]), expected.outputs.at(i),
                                  default_tolerance(outputs[i].dtype(), expected.tolerance_scale));
-    if (!c.ok()) failures.push_back(fmt::format("output '{}': {}", schema.outputs[i].name, c.str()));
+    if (!c.ok())
+      failures.push_back(fmt::format("output '{}': {}", schema.outputs[i].name, c.str()));
   }
   size_t m = 0;
   for (size_t i = 0; i < device_inputs.size(); ++i) {
     if (!schema.inputs[i].mutated || !device_inputs[i].defined()) continue;
-    const Comparison c = compare(host_copy(device_inputs[i]), expected.mutated.at(m++),
-                                 default_tolerance(device_inputs[i].dtype(), expected.tolerance_scale));
-    if (!c.ok()) failures.push_back(fmt::format("mutated '{}': {}", schema.inputs[i].name, c.str()));
+    const Comparison c =
+        compare(host_copy(device_inputs[i]), expected.mutated.at(m++),
+                default_tolerance(device_inputs[i].dtype(), expected.tolerance_scale));
+    if (!c.ok())
+      failures.push_back(fmt::format("mutated '{}': {}", schema.inputs[i].name, c.str()));
   }
   if (failures.empty()) return ::testing::AssertionSuccess();
   std::vector<std::string> shape_text;
   for (const auto& s : shapes) shape_text.push_back(s ? s->str() : "None");
-  return ::testing::AssertionFailure() << op.name() << " on cuda " << dtype_name(dtype) << " shapes "
-                                       << fmt::format("{}", fmt::join(shape_text, " ")) << " seed " << seed
-                                       << (misaligned ? " (misaligned)" : "") << ": "
-                                       << fmt::format("{}", fmt::join(failures, "; "));
+  return ::testing::AssertionFailure()
+         << op.name() << " on cuda " << dtype_name(dtype) << " shapes "
+         << fmt::format("{}", fmt::join(shape_text, " ")) << " seed " << seed
+         << (misaligned ? " (misaligned)" : "") << ": "
+         << fmt::format("{}", fmt::join(failures, "; "));
 }
 
 }  // namespace tileops::testing

@@ -10,9 +10,9 @@
 
 namespace tileops::testing {
 
-#define TILEOPS_REQUIRE_CUDA()                                              \
-  do {                                                                      \
-    if (!::tileops::cuda::available()) GTEST_SKIP() << "no CUDA device";    \
+#define TILEOPS_REQUIRE_CUDA()                                           \
+  do {                                                                   \
+    if (!::tileops::cuda::available()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)
 
 // A device copy of t whose data pointer is `offset` elements past an allocation boundary (so
@@ -20,7 +20,8 @@ namespace tileops::testing {
 Tensor device_copy(const Tensor& t, int offset = 0);
 Tensor host_copy(const Tensor& t);
 
-::testing::AssertionResult cuda_matches_reference(Op& op, const std::vector<std::optional<Shape>>& shapes,
+::testing::AssertionResult cuda_matches_reference(Op& op,
+                                                  const std::vector<std::optional<Shape>>& shapes,
                                                   DType dtype, bool misaligned = false);
 
 }  // namespace tileops::testing

@@ -17,7 +17,8 @@ uint64_t fresh_seed() {
   return base + counter++;
 }
 
-::testing::AssertionResult matches_reference(Op& op, const std::vector<std::optional<Shape>>& shapes,
+::testing::AssertionResult matches_reference(Op& op,
+                                             const std::vector<std::optional<Shape>>& shapes,
                                              DType dtype) {
   const uint64_t seed = fresh_seed();
   std::vector<Tensor> inputs = make_inputs(op.name(), op.schema(), shapes, dtype, seed);
@@ -26,8 +27,9 @@ uint64_t fresh_seed() {
   std::vector<std::string> shape_text;
   for (const auto& s : shapes) shape_text.push_back(s ? s->str() : "None");
   return ::testing::AssertionFailure()
-         << op.name() << " " << dtype_name(dtype) << " shapes " << fmt::format("{}", fmt::join(shape_text, " "))
-         << " seed " << seed << ": " << fmt::format("{}", fmt::join(r.failures, "; "));
+         << op.name() << " " << dtype_name(dtype) << " shapes "
+         << fmt::format("{}", fmt::join(shape_text, " ")) << " seed " << seed << ": "
+         << fmt::format("{}", fmt::join(r.failures, "; "));
 }
 
 ::testing::AssertionResult writes_every_element(Op& op,
@@ -58,8 +60,8 @@ uint64_t fresh_seed() {
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Comparison c = compare(outputs[i], probe[i], Tolerance{0, 0});
     if (!c.ok()) {
-      return ::testing::AssertionFailure()
-             << op.name() << " output " << i << " (seed " << seed << ") after call_into: " << c.str();
+      return ::testing::AssertionFailure() << op.name() << " output " << i << " (seed " << seed
+                                           << ") after call_into: " << c.str();
     }
   }
   return ::testing::AssertionSuccess();

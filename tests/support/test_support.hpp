@@ -17,7 +17,8 @@ uint64_t fresh_seed();
 
 // Makes inputs with the given shapes (nullopt: optional input absent), runs op, and checks
 // every output element (and every mutated input) against the reference.
-::testing::AssertionResult matches_reference(Op& op, const std::vector<std::optional<Shape>>& shapes,
+::testing::AssertionResult matches_reference(Op& op,
+                                             const std::vector<std::optional<Shape>>& shapes,
                                              DType dtype);
 
 // Runs op through call_into with outputs poisoned first, so an element the kernel never writes

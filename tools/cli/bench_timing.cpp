@@ -15,7 +15,9 @@ Timing summarise(std::vector<double> us, const char* method) {
   t.iterations = static_cast<int>(us.size());
   if (us.empty()) return t;
   std::sort(us.begin(), us.end());
-  auto at = [&](double q) { return us[static_cast<size_t>(q * static_cast<double>(us.size() - 1) + 0.5)]; };
+  auto at = [&](double q) {
+    return us[static_cast<size_t>(q * static_cast<double>(us.size() - 1) + 0.5)];
+  };
   t.median_us = at(0.5);
   t.p10_us = at(0.1);
   t.p90_us = at(0.9);
@@ -54,7 +56,8 @@ Timing time_calls(Device device, const std::function<void()>& fn, const TimingOp
   for (int i = 0; i < o.iterations; ++i) {
     const auto start = std::chrono::steady_clock::now();
     fn();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                     .count());
   }
   return summarise(std::move(us), "steady_clock around each call (cpu)");
 }
@@ -65,9 +68,11 @@ Timing time_copy(Device device, int64_t bytes, const TimingOptions& o) {
   Tensor dst = Tensor::empty(Shape{half}, DType::kUInt8, device);
   if (device.type == kCUDA) {
     cuda::fill_bytes(src, 1);
-    return time_calls(device, [&] { cuda::copy(dst, src); }, o);
+    return time_calls(
+        device, [&] { cuda::copy(dst, src); }, o);
   }
-  return time_calls(device, [&] { dst.copy_from(src); }, o);
+  return time_calls(
+      device, [&] { dst.copy_from(src); }, o);
 }
 
 double host_call_us(const std::function<void()>& fn, int iterations) {
@@ -75,7 +80,8 @@ double host_call_us(const std::function<void()>& fn, int iterations) {
   for (int i = 0; i < iterations; ++i) {
     const auto start = std::chrono::steady_clock::now();
     fn();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                     .count());
   }
   std::sort(us.begin(), us.end());
   return us.empty() ? 0.0 : us[us.size() / 2];

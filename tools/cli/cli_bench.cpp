@@ -13,8 +13,8 @@
 #include "commands.hpp"
 #include "device_check.hpp"
 #include "device_select.hpp"
-#include "json_values.hpp"
 #include "dry_run.hpp"
+#include "json_values.hpp"
 #include "run_case.hpp"
 #include "selection.hpp"
 #include "table.hpp"
@@ -30,8 +30,10 @@ std::filesystem::path profile_path(const DeviceFacts& facts) {
   const char* dir = std::getenv("TILEOPS_CACHE_DIR");
   const std::filesystem::path base =
       dir && *dir ? std::filesystem::path(dir)
-                  : std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") / ".cache/tileops";
-  return base / "profiles" / fmt::format("{}.json", facts.calibration.empty() ? "unknown" : facts.calibration);
+                  : std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") /
+                        ".cache/tileops";
+  return base / "profiles" /
+         fmt::format("{}.json", facts.calibration.empty() ? "unknown" : facts.calibration);
 }
 
 std::optional<double> stored_copy_tbs(const DeviceFacts& facts) {
@@ -44,7 +46,9 @@ std::optional<double> stored_copy_tbs(const DeviceFacts& facts) {
 
 nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& timing,
                           std::optional<double> roof_tbs) {
-  nlohmann::json row{{"op", c.op_name()}, {"label", c.label}, {"dtype", dtype_name(c.dtype)},
+  nlohmann::json row{{"op", c.op_name()},
+                     {"label", c.label},
+                     {"dtype", dtype_name(c.dtype)},
                      {"device", device.str()}};
   nlohmann::json shapes = nlohmann::json::array();
   for (const auto& s : c.shapes) shapes.push_back(s ? nlohmann::json(s->vec()) : nlohmann::json());
@@ -53,7 +57,8 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
     std::unique_ptr<Op> op = make_case_op(c);
     // Every parameter by name, defaults included (the torch baseline reads them).
     nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : op->param_values()) params[name] = nlohmann::json::parse(param_json(value).dump());
+    for (const auto& [name, value] : op->param_values())
+      params[name] = nlohmann::json::parse(param_json(value).dump());
     row["params"] = params;
     const std::vector<Tensor> host = make_inputs(c.op_name(), *c.op->schema, c.shapes, c.dtype, 7);
     std::vector<Tensor> inputs;
@@ -66,19 +71,24 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
     if (static_cast<double>(roof.flops) <= kReferenceFlopLimit) {
       const CheckedCall checked = check_on_device(*op, host, device);
       inputs = checked.inputs;
-      row["check"] = checked.check.ok ? "ok" : fmt::format("FAIL: {}", fmt::join(checked.check.failures, "; "));
+      row["check"] = checked.check.ok
+                         ? "ok"
+                         : fmt::format("FAIL: {}", fmt::join(checked.check.failures, "; "));
       if (!checked.check.ok) {
         row["status"] = "FAIL";
         return row;
       }
     } else {
       for (const Tensor& t : host) {
-        inputs.push_back(!t.defined() ? Tensor() : device.type == kCUDA ? cuda::to_device(t, device) : t);
+        inputs.push_back(!t.defined()           ? Tensor()
+                         : device.type == kCUDA ? cuda::to_device(t, device)
+                                                : t);
       }
       row["check"] = "skipped (float64 reference too costly at this size)";
     }
     std::vector<Tensor> outputs;
-    for (const TensorDesc& d : op->infer_outputs(inputs)) outputs.push_back(Tensor::empty(d.shape, d.dtype, device));
+    for (const TensorDesc& d : op->infer_outputs(inputs))
+      outputs.push_back(Tensor::empty(d.shape, d.dtype, device));
     auto call = [&] { op->call_into(inputs, outputs); };
     const Timing t = time_calls(device, call, timing);
     row["status"] = "ok";
@@ -93,7 +103,8 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
     row["tflops"] = static_cast<double>(roof.flops) / (t.median_us * 1e6);
     if (auto rec = op->last_call()) row["served_by"] = std::string(rec->served_by);
     row["config"] = op->kernel_config();
-    const bool memory_bound = roof.bytes > 0 && static_cast<double>(roof.flops) / static_cast<double>(roof.bytes) < 100;
+    const bool memory_bound =
+        roof.bytes > 0 && static_cast<double>(roof.flops) / static_cast<double>(roof.bytes) < 100;
     if (memory_bound) {
       const Timing copy = time_copy(device, roof.bytes, timing);
       row["copy_floor_us"] = copy.median_us;
@@ -117,8 +128,9 @@ std::string num(const nlohmann::json& row, const char* key, const char* format =
 
 int bench_command(const std::vector<std::string>& raw) {
   static constexpr OptionSpec kSpecs[] = {
-      {"--workload", OptionKind::kValue}, {"--all", OptionKind::kFlag},   {"--dtype", OptionKind::kValue},
-      {"--device", OptionKind::kValue},   {"--iters", OptionKind::kValue}, {"--json", OptionKind::kValue},
+      {"--workload", OptionKind::kValue}, {"--all", OptionKind::kFlag},
+      {"--dtype", OptionKind::kValue},    {"--device", OptionKind::kValue},
+      {"--iters", OptionKind::kValue},    {"--json", OptionKind::kValue},
       {"--no-flush", OptionKind::kFlag}};
   Arguments args("bench", raw, kSpecs);
   const DeviceChoice choice = choose_device(args.value("--device"));
@@ -136,7 +148,8 @@ int bench_command(const std::vector<std::string>& raw) {
   } else {
     for (const std::string& name : args.positionals()) {
       const OpClassInfo& info = implemented_op(name);
-      for (Case& c : (args.has("--workload") ? select_cases(info, args, false) : all_workload_cases(info, dtype))) {
+      for (Case& c : (args.has("--workload") ? select_cases(info, args, false)
+                                             : all_workload_cases(info, dtype))) {
         cases.push_back(std::move(c));
       }
     }
@@ -153,15 +166,23 @@ int bench_command(const std::vector<std::string>& raw) {
     nlohmann::json row = bench_case(c, device, timing, roof);
     if (row["status"] != "ok") ++failures;
     table.add_row({row["op"], row["label"], row["dtype"], row["device"],
-               row["status"] == "ok" ? num(row, "median_us") : std::string(row["status"]),
-               row.contains("p10_us") ? fmt::format("{:.2f}-{:.2f}", row["p10_us"].get<double>(), row["p90_us"].get<double>()) : "-",
-               num(row, "tbs", "{:.3f}"), num(row, "copy_floor_us"), (row.contains("efficiency_vs_copy") ? fmt::format("{:.0f}%", 100 * row["efficiency_vs_copy"].get<double>()) : "-"),
-               num(row, "tflops", "{:.1f}"), num(row, "host_us"), row.value("served_by", "")});
+                   row["status"] == "ok" ? num(row, "median_us") : std::string(row["status"]),
+                   row.contains("p10_us")
+                       ? fmt::format("{:.2f}-{:.2f}", row["p10_us"].get<double>(),
+                                     row["p90_us"].get<double>())
+                       : "-",
+                   num(row, "tbs", "{:.3f}"), num(row, "copy_floor_us"),
+                   (row.contains("efficiency_vs_copy")
+                        ? fmt::format("{:.0f}%", 100 * row["efficiency_vs_copy"].get<double>())
+                        : "-"),
+                   num(row, "tflops", "{:.1f}"), num(row, "host_us"), row.value("served_by", "")});
     results.push_back(std::move(row));
   }
   table.print(std::cout);
   for (const auto& r : results) {
-    if (r["status"] != "ok") std::cout << "FAIL " << r["op"].get<std::string>() << "/" << r["label"].get<std::string>() << ": " << r["check"].get<std::string>() << "\n";
+    if (r["status"] != "ok")
+      std::cout << "FAIL " << r["op"].get<std::string>() << "/" << r["label"].get<std::string>()
+                << ": " << r["check"].get<std::string>() << "\n";
   }
   if (auto path = args.value("--json")) {
     std::ofstream out(*path);
@@ -181,17 +202,23 @@ int calibrate_command(const std::vector<std::string>& raw) {
   const int64_t bytes = int64_t{2} << 30;  // 1 GiB read + 1 GiB written
   const Timing copy = time_copy(device, bytes, timing);
   const double tbs = static_cast<double>(bytes) / (copy.median_us * 1e6);
-  nlohmann::json profile{{"board", facts.calibration}, {"device", cuda::device_name(device.index)},
-                         {"arch", facts.arch}, {"sm_count", facts.sm_count},
-                         {"copy_tbs", tbs}, {"copy_bytes", bytes}, {"copy_median_us", copy.median_us},
-                         {"matrix_bf16_tflops", nullptr},
-                         {"note", "the bf16 matrix roof is not measured: tileops has no tensor-core GEMM yet"}};
+  nlohmann::json profile{
+      {"board", facts.calibration},
+      {"device", cuda::device_name(device.index)},
+      {"arch", facts.arch},
+      {"sm_count", facts.sm_count},
+      {"copy_tbs", tbs},
+      {"copy_bytes", bytes},
+      {"copy_median_us", copy.median_us},
+      {"matrix_bf16_tflops", nullptr},
+      {"note", "the bf16 matrix roof is not measured: tileops has no tensor-core GEMM yet"}};
   const auto path = profile_path(facts);
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << profile.dump(1) << "\n";
-  std::cout << fmt::format("{} ({}): device-to-device copy {:.3f} TB/s (read + write, {} GiB moved); "
-                           "profile written to {}\n",
-                           cuda::device_name(device.index), facts.calibration, tbs, bytes >> 30, path.string());
+  std::cout << fmt::format(
+      "{} ({}): device-to-device copy {:.3f} TB/s (read + write, {} GiB moved); "
+      "profile written to {}\n",
+      cuda::device_name(device.index), facts.calibration, tbs, bytes >> 30, path.string());
   return kExitOk;
 }
 

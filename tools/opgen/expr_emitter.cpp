@@ -7,7 +7,9 @@
 namespace opgen {
 namespace {
 
-bool numeric(Ty t) { return t == Ty::kInt || t == Ty::kFloat; }
+bool numeric(Ty t) {
+  return t == Ty::kInt || t == Ty::kFloat;
+}
 
 std::string unwrap(const Typed& v) {
   if (!v.optional) return v.code;
@@ -41,8 +43,8 @@ Typed emit_tensor_attribute(const Expr& e, const Scope& scope) {
   if (e.text == "dtype" && !t.dtype_code.empty()) {
     return {Ty::kStr, false, fmt::format("::tileops::dtype_name({})", t.dtype_code)};
   }
-  throw GenError(fmt::format("unknown tensor attribute '.{}'; expected .shape, .ndim, .dtype or .numel()",
-                             e.text));
+  throw GenError(fmt::format(
+      "unknown tensor attribute '.{}'; expected .shape, .ndim, .dtype or .numel()", e.text));
 }
 
 Typed emit_binary(const Expr& e, const Scope& scope) {
@@ -63,7 +65,8 @@ Typed emit_binary(const Expr& e, const Scope& scope) {
   const bool both_int = a.ty == Ty::kInt && b.ty == Ty::kInt;
   const std::string x = unwrap(a), y = unwrap(b);
   if (op == "//") {
-    if (both_int) return {Ty::kInt, false, fmt::format("::tileops::shape_ops::floordiv({}, {})", x, y)};
+    if (both_int)
+      return {Ty::kInt, false, fmt::format("::tileops::shape_ops::floordiv({}, {})", x, y)};
     return {Ty::kFloat, false, fmt::format("std::floor(double({}) / double({}))", x, y)};
   }
   if (op == "%") {
@@ -114,7 +117,8 @@ Typed emit_compare(const Expr& e, const Scope& scope) {
       }
       std::string absent;
       if (const TensorBinding* t = scope.tensor(left.text)) {
-        if (!t->optional) throw GenError(fmt::format("input '{}' is not optional, so it is never None", left.text));
+        if (!t->optional)
+          throw GenError(fmt::format("input '{}' is not optional, so it is never None", left.text));
         absent = "!(" + t->present_code + ")";
       } else if (const Typed* v = scope.value(left.text)) {
         if (!v->optional) throw GenError(fmt::format("'{}' does not admit None", left.text));
@@ -132,7 +136,8 @@ Typed emit_compare(const Expr& e, const Scope& scope) {
         if (a.ty != Ty::kStr) throw GenError("'in' over strings expects a string on the left");
         std::vector<std::string> items;
         for (const auto& item : right.args) {
-          if (item->kind != ExprKind::kString) throw GenError("a tuple of strings holds only strings");
+          if (item->kind != ExprKind::kString)
+            throw GenError("a tuple of strings holds only strings");
           items.push_back(fmt::format("std::string_view(\"{}\")", item->text));
         }
         std::string test = fmt::format("::tileops::shape_ops::contains({{{}}}, {})",
@@ -162,31 +167,35 @@ Typed emit_call(const Expr& e, const Scope& scope) {
   if (e.object) {  // method call: only tensor.numel()
     if (e.text != "numel" || !e.args.empty() || e.object->kind != ExprKind::kName ||
         !scope.tensor(e.object->text)) {
-      throw GenError(fmt::format("unknown method '.{}()'; the only method is tensor.numel()", e.text));
+      throw GenError(
+          fmt::format("unknown method '.{}()'; the only method is tensor.numel()", e.text));
     }
     if (scope.arithmetic_only) throw GenError("'.numel()' is not allowed in flops/bytes");
-    return {Ty::kInt, false,
-            fmt::format("({}).numel()", scope.tensor(e.object->text)->shape_code)};
+    return {Ty::kInt, false, fmt::format("({}).numel()", scope.tensor(e.object->text)->shape_code)};
   }
   const std::string& f = e.text;
   std::vector<Typed> a;
   for (const auto& arg : e.args) a.push_back(emit_expression(*arg, scope));
   auto arity = [&](size_t n) {
-    if (a.size() != n) throw GenError(fmt::format("{}() takes {} argument(s), got {}", f, n, a.size()));
+    if (a.size() != n)
+      throw GenError(fmt::format("{}() takes {} argument(s), got {}", f, n, a.size()));
   };
   if (scope.arithmetic_only && f != "ceil" && f != "floor" && f != "log2") {
-    throw GenError(fmt::format("function '{}' is not allowed in flops/bytes (only ceil, floor, "
-                               "log2); compute it in a var",
-                               f));
+    throw GenError(
+        fmt::format("function '{}' is not allowed in flops/bytes (only ceil, floor, "
+                    "log2); compute it in a var",
+                    f));
   }
   if (f == "len") {
     arity(1);
-    return {Ty::kInt, false, fmt::format("int64_t(({}).rank())", need(a[0], Ty::kShape, "len()").code)};
+    return {Ty::kInt, false,
+            fmt::format("int64_t(({}).rank())", need(a[0], Ty::kShape, "len()").code)};
   }
   if (f == "product" || f == "sum") {
     arity(1);
-    return {Ty::kInt, false,
-            fmt::format("::tileops::shape_ops::{}({})", f, need(a[0], Ty::kShape, "product()").code)};
+    return {
+        Ty::kInt, false,
+        fmt::format("::tileops::shape_ops::{}({})", f, need(a[0], Ty::kShape, "product()").code)};
   }
   if (f == "tuple" || f == "list") {
     arity(1);
@@ -196,13 +205,15 @@ Typed emit_call(const Expr& e, const Scope& scope) {
     arity(2);
     return {Ty::kShape, false,
             fmt::format("::tileops::detail::broadcast_or_fail({}, {})",
-                        need(a[0], Ty::kShape, f.c_str()).code, need(a[1], Ty::kShape, f.c_str()).code)};
+                        need(a[0], Ty::kShape, f.c_str()).code,
+                        need(a[1], Ty::kShape, f.c_str()).code)};
   }
   if (f == "is_broadcastable_to") {
     arity(2);
     return {Ty::kBool, false,
             fmt::format("::tileops::detail::broadcastable_to({}, {})",
-                        need(a[0], Ty::kShape, f.c_str()).code, need(a[1], Ty::kShape, f.c_str()).code)};
+                        need(a[0], Ty::kShape, f.c_str()).code,
+                        need(a[1], Ty::kShape, f.c_str()).code)};
   }
   if (f == "reduced_shape") {
     arity(3);
@@ -257,28 +268,44 @@ Typed emit_call(const Expr& e, const Scope& scope) {
 
 std::string ty_name(Ty ty) {
   switch (ty) {
-    case Ty::kInt: return "int";
-    case Ty::kFloat: return "float";
-    case Ty::kBool: return "bool";
-    case Ty::kStr: return "str";
-    case Ty::kShape: return "shape";
-    case Ty::kNone: return "None";
-    case Ty::kDType: return "dtype";
-    case Ty::kTensor: return "tensor";
+    case Ty::kInt:
+      return "int";
+    case Ty::kFloat:
+      return "float";
+    case Ty::kBool:
+      return "bool";
+    case Ty::kStr:
+      return "str";
+    case Ty::kShape:
+      return "shape";
+    case Ty::kNone:
+      return "None";
+    case Ty::kDType:
+      return "dtype";
+    case Ty::kTensor:
+      return "tensor";
   }
   return "?";
 }
 
 std::string cpp_type(Ty ty) {
   switch (ty) {
-    case Ty::kInt: return "int64_t";
-    case Ty::kFloat: return "double";
-    case Ty::kBool: return "bool";
-    case Ty::kStr: return "std::string";
-    case Ty::kShape: return "::tileops::Shape";
-    case Ty::kNone: return "::tileops::NoneValue";
-    case Ty::kDType: return "::tileops::DType";
-    case Ty::kTensor: return "::tileops::Tensor";
+    case Ty::kInt:
+      return "int64_t";
+    case Ty::kFloat:
+      return "double";
+    case Ty::kBool:
+      return "bool";
+    case Ty::kStr:
+      return "std::string";
+    case Ty::kShape:
+      return "::tileops::Shape";
+    case Ty::kNone:
+      return "::tileops::NoneValue";
+    case Ty::kDType:
+      return "::tileops::DType";
+    case Ty::kTensor:
+      return "::tileops::Tensor";
   }
   return "?";
 }
@@ -301,22 +328,30 @@ std::string as_condition(const Typed& value) {
 
 Typed emit_expression(const Expr& e, const Scope& scope) {
   switch (e.kind) {
-    case ExprKind::kInt: return {Ty::kInt, false, fmt::format("int64_t{{{}}}", e.int_value)};
-    case ExprKind::kFloat: return {Ty::kFloat, false, fmt::format("double({})", e.text)};
-    case ExprKind::kString: return {Ty::kStr, false, fmt::format("std::string_view(\"{}\")", e.text)};
-    case ExprKind::kBool: return {Ty::kBool, false, e.text == "True" ? "true" : "false"};
-    case ExprKind::kNone: throw GenError("None may appear only in 'x is None' / 'x is not None'");
+    case ExprKind::kInt:
+      return {Ty::kInt, false, fmt::format("int64_t{{{}}}", e.int_value)};
+    case ExprKind::kFloat:
+      return {Ty::kFloat, false, fmt::format("double({})", e.text)};
+    case ExprKind::kString:
+      return {Ty::kStr, false, fmt::format("std::string_view(\"{}\")", e.text)};
+    case ExprKind::kBool:
+      return {Ty::kBool, false, e.text == "True" ? "true" : "false"};
+    case ExprKind::kNone:
+      throw GenError("None may appear only in 'x is None' / 'x is not None'");
     case ExprKind::kName: {
       if (const Typed* v = scope.value(e.text)) return *v;
       if (scope.tensor(e.text)) {
-        throw GenError(fmt::format("tensor '{}' is read only through .shape, .ndim, .numel() or "
-                                   "'is None'",
-                                   e.text));
+        throw GenError(
+            fmt::format("tensor '{}' is read only through .shape, .ndim, .numel() or "
+                        "'is None'",
+                        e.text));
       }
       throw GenError(fmt::format("unknown name '{}'", e.text));
     }
-    case ExprKind::kAttribute: return emit_tensor_attribute(e, scope);
-    case ExprKind::kCall: return emit_call(e, scope);
+    case ExprKind::kAttribute:
+      return emit_tensor_attribute(e, scope);
+    case ExprKind::kCall:
+      return emit_call(e, scope);
     case ExprKind::kIndex: {
       Typed s = need(emit_expression(*e.args[0], scope), Ty::kShape, "indexing");
       Typed i = need(emit_expression(*e.args[1], scope), Ty::kInt, "an index");
@@ -326,7 +361,8 @@ Typed emit_expression(const Expr& e, const Scope& scope) {
       Typed s = need(emit_expression(*e.args[0], scope), Ty::kShape, "slicing");
       auto bound = [&](const ExprPtr& b) {
         if (!b) return std::string("std::nullopt");
-        return "std::optional<int64_t>(" + need(emit_expression(*b, scope), Ty::kInt, "a slice bound").code + ")";
+        return "std::optional<int64_t>(" +
+               need(emit_expression(*b, scope), Ty::kInt, "a slice bound").code + ")";
       };
       return {Ty::kShape, false,
               fmt::format("::tileops::shape_ops::slice({}, {}, {})", s.code, bound(e.args[1]),
@@ -335,11 +371,14 @@ Typed emit_expression(const Expr& e, const Scope& scope) {
     case ExprKind::kUnary: {
       Typed v = emit_expression(*e.args[0], scope);
       if (e.text == "not") return {Ty::kBool, false, "!" + as_condition(v)};
-      if (!numeric(v.ty)) throw GenError(fmt::format("unary '-' expects a number, got {}", ty_name(v.ty)));
+      if (!numeric(v.ty))
+        throw GenError(fmt::format("unary '-' expects a number, got {}", ty_name(v.ty)));
       return {v.ty, false, "(-" + unwrap(v) + ")"};
     }
-    case ExprKind::kBinary: return emit_binary(e, scope);
-    case ExprKind::kCompare: return emit_compare(e, scope);
+    case ExprKind::kBinary:
+      return emit_binary(e, scope);
+    case ExprKind::kCompare:
+      return emit_compare(e, scope);
     case ExprKind::kTernary: {
       Typed a = emit_expression(*e.args[0], scope);
       const std::string cond = as_condition(emit_expression(*e.args[1], scope));
@@ -349,12 +388,14 @@ Typed emit_expression(const Expr& e, const Scope& scope) {
           return {Ty::kFloat, false,
                   fmt::format("({} ? double({}) : double({}))", cond, unwrap(a), unwrap(b))};
         }
-        throw GenError(fmt::format("the branches of 'a if c else b' have different types: {} and {}",
-                                   ty_name(a.ty), ty_name(b.ty)));
+        throw GenError(
+            fmt::format("the branches of 'a if c else b' have different types: {} and {}",
+                        ty_name(a.ty), ty_name(b.ty)));
       }
       return {a.ty, false, fmt::format("({} ? {} : {})", cond, unwrap(a), unwrap(b))};
     }
-    case ExprKind::kTuple: return emit_tuple(e, scope);
+    case ExprKind::kTuple:
+      return emit_tuple(e, scope);
   }
   throw GenError("unsupported expression");
 }

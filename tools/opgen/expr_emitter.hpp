@@ -29,7 +29,9 @@ struct TensorBinding {
 class Scope {
  public:
   void add_value(const std::string& name, Typed value) { values_[name] = std::move(value); }
-  void add_tensor(const std::string& name, TensorBinding tensor) { tensors_[name] = std::move(tensor); }
+  void add_tensor(const std::string& name, TensorBinding tensor) {
+    tensors_[name] = std::move(tensor);
+  }
   const Typed* value(const std::string& name) const;
   const TensorBinding* tensor(const std::string& name) const;
   bool has(const std::string& name) const { return value(name) || tensor(name); }

@@ -32,9 +32,10 @@ std::vector<Token> lex(const std::string& s) {
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       bool is_float = false;
-      while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
-                              s[i] == 'e' || s[i] == 'E' ||
-                              ((s[i] == '-' || s[i] == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+      while (i < s.size() &&
+             (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
+              s[i] == 'E' ||
+              ((s[i] == '-' || s[i] == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
         if (s[i] == '.' || s[i] == 'e' || s[i] == 'E') is_float = true;
         ++i;
       }
@@ -276,7 +277,9 @@ class Parser {
         std::const_pointer_cast<Expr>(e)->float_value = std::strtod(t.text.c_str(), nullptr);
         return e;
       }
-      case Tok::kString: ++pos_; return make(ExprKind::kString, t.text);
+      case Tok::kString:
+        ++pos_;
+        return make(ExprKind::kString, t.text);
       case Tok::kName:
         if (t.text == "None") {
           ++pos_;
@@ -313,7 +316,8 @@ class Parser {
           return make(ExprKind::kTuple, {}, std::move(items));
         }
         fail("a value");
-      case Tok::kEnd: fail("a value");
+      case Tok::kEnd:
+        fail("a value");
     }
     fail("a value");
   }
@@ -324,7 +328,9 @@ class Parser {
 
 }  // namespace
 
-ExprPtr parse_expression(const std::string& source) { return Parser(source).parse(); }
+ExprPtr parse_expression(const std::string& source) {
+  return Parser(source).parse();
+}
 
 void collect_names(const Expr& e, std::vector<std::string>& out) {
   if (e.kind == ExprKind::kName) {

@@ -28,7 +28,8 @@ GenerateResult emit_all(ReadResult read, const std::string& include_prefix,
         result.errors.push_back({file, e->key, "entry", err.what()});
       }
     }
-    if (good.size() == entries.size()) result.files[stem] = emit_family(good, {stem, include_prefix});
+    if (good.size() == entries.size())
+      result.files[stem] = emit_family(good, {stem, include_prefix});
   }
   return result;
 }

@@ -12,9 +12,9 @@
 namespace opgen {
 namespace {
 
-const std::set<std::string> kDTypeTokens = {
-    "bool",    "uint8",    "int8",    "int16",   "int32",         "int64",
-    "float16", "bfloat16", "float32", "float64", "float8_e4m3fn", "float8_e5m2"};
+const std::set<std::string> kDTypeTokens = {"bool",    "uint8",   "int8",          "int16",
+                                            "int32",   "int64",   "float16",       "bfloat16",
+                                            "float32", "float64", "float8_e4m3fn", "float8_e5m2"};
 
 // Problems found in one entry; the first one per field is enough to act on.
 class EntryChecker {
@@ -91,7 +91,8 @@ std::vector<ExprPtr> parse_shape_decl(const std::string& text) {
   while (std::getline(stream, dim, ',')) {
     if (dim.find_first_not_of(' ') == std::string::npos) continue;
     if (dim.find("...") != std::string::npos) {
-      throw GenError("shape declarations have a fixed rank; '...' is not allowed (use shape_rules)");
+      throw GenError(
+          "shape declarations have a fixed rank; '...' is not allowed (use shape_rules)");
     }
     dims.push_back(parse_expression(dim));
   }
@@ -119,49 +120,61 @@ void parse_param_type(ParamDecl& p) {
   const std::set<std::string> int_list = {"list[int]", "tuple[int,...]"};
   if (parts == std::set<std::string>{"int"}) {
     p.ty = Ty::kInt;
-  } else if (parts == std::set<std::string>{"float"} || parts == std::set<std::string>{"int", "float"}) {
+  } else if (parts == std::set<std::string>{"float"} ||
+             parts == std::set<std::string>{"int", "float"}) {
     p.ty = Ty::kFloat;
   } else if (parts == std::set<std::string>{"bool"}) {
     p.ty = Ty::kBool;
   } else if (parts == std::set<std::string>{"str"}) {
     p.ty = Ty::kStr;
-  } else if (!parts.empty() && std::includes(int_list.begin(), int_list.end(), parts.begin(), parts.end())) {
+  } else if (!parts.empty() &&
+             std::includes(int_list.begin(), int_list.end(), parts.begin(), parts.end())) {
     p.ty = Ty::kShape;
-  } else if (parts == std::set<std::string>{"dtype"} || parts == std::set<std::string>{"torch.dtype"}) {
+  } else if (parts == std::set<std::string>{"dtype"} ||
+             parts == std::set<std::string>{"torch.dtype"}) {
     p.ty = Ty::kDType;
-  } else if (parts == std::set<std::string>{"tensor"} || parts == std::set<std::string>{"torch.Tensor"}) {
+  } else if (parts == std::set<std::string>{"tensor"} ||
+             parts == std::set<std::string>{"torch.Tensor"}) {
     p.ty = Ty::kTensor;  // a construction-time tensor
   } else {
-    throw GenError(fmt::format("type '{}' is not supported; expected int, float, int | float, bool, "
-                               "str, list[int] | tuple[int, ...], dtype or tensor, each optionally | None",
-                               p.type_text));
+    throw GenError(
+        fmt::format("type '{}' is not supported; expected int, float, int | float, bool, "
+                    "str, list[int] | tuple[int, ...], dtype or tensor, each optionally | None",
+                    p.type_text));
   }
 }
 
 // The C++ ParamValue initializer for a YAML scalar or list of the parameter's type.
 std::string param_value_cpp(const ParamDecl& p, const YAML::Node& v) {
   if (v.IsNull()) {
-    if (!p.nullable) throw GenError(fmt::format("null given, but type '{}' does not admit None", p.type_text));
+    if (!p.nullable)
+      throw GenError(fmt::format("null given, but type '{}' does not admit None", p.type_text));
     return "::tileops::ParamValue(::tileops::NoneValue{})";
   }
   switch (p.ty) {
-    case Ty::kInt: return fmt::format("::tileops::ParamValue(int64_t{{{}}})", v.as<int64_t>());
-    case Ty::kFloat: return fmt::format("::tileops::ParamValue(double({}))", v.as<double>());
-    case Ty::kBool: return fmt::format("::tileops::ParamValue({})", v.as<bool>() ? "true" : "false");
-    case Ty::kStr: return fmt::format("::tileops::ParamValue(std::string(\"{}\"))", v.as<std::string>());
+    case Ty::kInt:
+      return fmt::format("::tileops::ParamValue(int64_t{{{}}})", v.as<int64_t>());
+    case Ty::kFloat:
+      return fmt::format("::tileops::ParamValue(double({}))", v.as<double>());
+    case Ty::kBool:
+      return fmt::format("::tileops::ParamValue({})", v.as<bool>() ? "true" : "false");
+    case Ty::kStr:
+      return fmt::format("::tileops::ParamValue(std::string(\"{}\"))", v.as<std::string>());
     case Ty::kShape: {
       if (!v.IsSequence()) throw GenError("expected a list of integers");
       std::vector<int64_t> items;
       for (const auto& item : v) items.push_back(item.as<int64_t>());
       return fmt::format("::tileops::ParamValue(::tileops::IntList{{{}}})", fmt::join(items, ", "));
     }
-    case Ty::kTensor: throw GenError("a tensor parameter can only default to null; workloads cannot pin it");
+    case Ty::kTensor:
+      throw GenError("a tensor parameter can only default to null; workloads cannot pin it");
     case Ty::kDType: {
       const std::string name = v.as<std::string>();
       if (!kDTypeTokens.count(name)) throw GenError(fmt::format("'{}' is not a dtype", name));
       return fmt::format("::tileops::ParamValue(*::tileops::dtype_from_name(\"{}\"))", name);
     }
-    default: break;
+    default:
+      break;
   }
   throw GenError("unsupported parameter type");
 }
@@ -170,17 +183,23 @@ std::string param_value_cpp(const ParamDecl& p, const YAML::Node& v) {
 std::string default_cpp(const ParamDecl& p, const YAML::Node& v) {
   if (v.IsNull()) return p.ty == Ty::kTensor ? "{}" : "std::nullopt";
   switch (p.ty) {
-    case Ty::kInt: return fmt::format("{}", v.as<int64_t>());
-    case Ty::kFloat: return fmt::format("{}", v.as<double>());
-    case Ty::kBool: return v.as<bool>() ? "true" : "false";
-    case Ty::kStr: return fmt::format("\"{}\"", v.as<std::string>());
+    case Ty::kInt:
+      return fmt::format("{}", v.as<int64_t>());
+    case Ty::kFloat:
+      return fmt::format("{}", v.as<double>());
+    case Ty::kBool:
+      return v.as<bool>() ? "true" : "false";
+    case Ty::kStr:
+      return fmt::format("\"{}\"", v.as<std::string>());
     case Ty::kShape: {
       std::vector<int64_t> items;
       for (const auto& item : v) items.push_back(item.as<int64_t>());
       return fmt::format("::tileops::IntList{{{}}}", fmt::join(items, ", "));
     }
-    case Ty::kDType: return fmt::format("*::tileops::dtype_from_name(\"{}\")", v.as<std::string>());
-    default: break;
+    case Ty::kDType:
+      return fmt::format("*::tileops::dtype_from_name(\"{}\")", v.as<std::string>());
+    default:
+      break;
   }
   throw GenError("unsupported parameter type");
 }
@@ -237,8 +256,8 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
     c.error("signature", "expected a mapping");
     return;
   }
-  require_keys(c, sig, "signature",
-               {"inputs", "outputs", "params", "shape_rules", "dtype_combos"}, {"inputs", "outputs"});
+  require_keys(c, sig, "signature", {"inputs", "outputs", "params", "shape_rules", "dtype_combos"},
+               {"inputs", "outputs"});
   e.inputs = read_tensors(c, sig["inputs"], "signature.inputs", false);
   e.outputs = read_tensors(c, sig["outputs"], "signature.outputs", true);
   if (e.outputs.empty()) c.error("signature.outputs", "expected at least one output");
@@ -248,8 +267,9 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
   bool seen_optional = false;
   for (const TensorDecl& t : e.inputs) {
     if (seen_optional && !t.optional) {
-      c.error("signature.inputs." + t.name, "optional inputs must come last; this required input "
-                                            "follows an optional one");
+      c.error("signature.inputs." + t.name,
+              "optional inputs must come last; this required input "
+              "follows an optional one");
     }
     seen_optional = seen_optional || t.optional;
   }
@@ -277,7 +297,8 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
       } catch (const GenError& err) {
         c.error(f, err.what());
       } catch (const YAML::Exception& err) {
-        c.error(f + ".default", fmt::format("does not match type '{}': {}", p.type_text, err.what()));
+        c.error(f + ".default",
+                fmt::format("does not match type '{}': {}", p.type_text, err.what()));
       }
       p.kw_only = decl["kw_only"] && decl["kw_only"].as<bool>();
       e.params.push_back(std::move(p));
@@ -297,14 +318,16 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
   for (const auto& t : e.inputs) {
     for (const auto& ref : t.dtype.same_as) {
       if (e.input_index(ref) < 0) {
-        c.error("signature.inputs." + t.name + ".dtype", fmt::format("same_as('{}') names no input", ref));
+        c.error("signature.inputs." + t.name + ".dtype",
+                fmt::format("same_as('{}') names no input", ref));
       }
     }
   }
   for (const auto& t : e.outputs) {
     for (const auto& ref : t.dtype.same_as) {
       if (e.input_index(ref) < 0) {
-        c.error("signature.outputs." + t.name + ".dtype", fmt::format("same_as('{}') names no input", ref));
+        c.error("signature.outputs." + t.name + ".dtype",
+                fmt::format("same_as('{}') names no input", ref));
       }
     }
   }
@@ -317,7 +340,8 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
         e.shape_rules.push_back(parse_expression(text));
         e.shape_rule_texts.push_back(text);
       } catch (const GenError& err) {
-        c.error(fmt::format("signature.shape_rules[{}]", i), fmt::format("'{}': {}", text, err.what()));
+        c.error(fmt::format("signature.shape_rules[{}]", i),
+                fmt::format("'{}': {}", text, err.what()));
       }
       ++i;
     }
@@ -330,7 +354,8 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
         const std::string name = it->first.as<std::string>();
         const std::string value = it->second.as<std::string>();
         if (!e.find_tensor(name)) {
-          c.error(fmt::format("signature.dtype_combos[{}].{}", i, name), "names no declared tensor");
+          c.error(fmt::format("signature.dtype_combos[{}].{}", i, name),
+                  "names no declared tensor");
         } else if (!kDTypeTokens.count(value)) {
           c.error(fmt::format("signature.dtype_combos[{}].{}", i, name),
                   fmt::format("'{}' is not a single concrete dtype", value));
@@ -366,7 +391,8 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
     }
     for (const auto& d : row["dtypes"]) {
       const std::string name = d.as<std::string>();
-      if (!kDTypeTokens.count(name)) c.error(f + ".dtypes", fmt::format("'{}' is not a dtype", name));
+      if (!kDTypeTokens.count(name))
+        c.error(f + ".dtypes", fmt::format("'{}' is not a dtype", name));
       w.dtypes.push_back(name);
     }
     if (row["label"]) {
@@ -378,8 +404,11 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
       }
       for (const auto& d : w.dtypes) {
         static const std::map<std::string, std::vector<std::string>> kShort = {
-            {"float16", {"fp16", "half"}}, {"bfloat16", {"bf16"}}, {"float32", {"fp32"}},
-            {"float8_e4m3fn", {"e4m3", "fp8"}}, {"float8_e5m2", {"e5m2", "fp8"}}};
+            {"float16", {"fp16", "half"}},
+            {"bfloat16", {"bf16"}},
+            {"float32", {"fp32"}},
+            {"float8_e4m3fn", {"e4m3", "fp8"}},
+            {"float8_e5m2", {"e5m2", "fp8"}}};
         std::vector<std::string> spellings{d};
         if (kShort.count(d)) {
           for (const auto& s : kShort.at(d)) spellings.push_back(s);
@@ -436,7 +465,8 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
     e.workloads.push_back(std::move(w));
   }
   if (e.status == "implemented" && e.workloads.size() < 2) {
-    c.error("workloads", fmt::format("an implemented op needs at least 2 rows, got {}", e.workloads.size()));
+    c.error("workloads",
+            fmt::format("an implemented op needs at least 2 rows, got {}", e.workloads.size()));
   }
   for (const auto& t : e.inputs) {
     if (!t.optional) continue;
@@ -514,8 +544,10 @@ void read_entry(const std::string& file, const std::string& key, const YAML::Nod
     c.error("status", fmt::format("expected 'implemented' or 'spec-only', got '{}'", e.status));
   }
   if (const YAML::Node fg = node["torch_compile_fullgraph"]) {
-    if (fg.as<std::string>() != "true") c.error("torch_compile_fullgraph", "expected the literal true");
-    if (e.status == "spec-only") c.error("torch_compile_fullgraph", "not allowed on a spec-only entry");
+    if (fg.as<std::string>() != "true")
+      c.error("torch_compile_fullgraph", "expected the literal true");
+    if (e.status == "spec-only")
+      c.error("torch_compile_fullgraph", "not allowed on a spec-only entry");
     e.fullgraph = true;
   }
   if (const YAML::Node source = node["source"]) {
@@ -547,7 +579,8 @@ void read_document(const std::string& file, const YAML::Node& doc, ReadResult& r
     try {
       read_entry(file, key, it->second, result);
     } catch (const YAML::Exception& e) {
-      result.errors.push_back({file, key, "entry", fmt::format("malformed YAML value: {}", e.what())});
+      result.errors.push_back(
+          {file, key, "entry", fmt::format("malformed YAML value: {}", e.what())});
     }
   }
 }
@@ -555,23 +588,28 @@ void read_document(const std::string& file, const YAML::Node& doc, ReadResult& r
 }  // namespace
 
 const TensorDecl* Entry::find_tensor(const std::string& name) const {
-  for (const auto& t : inputs) if (t.name == name) return &t;
-  for (const auto& t : outputs) if (t.name == name) return &t;
+  for (const auto& t : inputs)
+    if (t.name == name) return &t;
+  for (const auto& t : outputs)
+    if (t.name == name) return &t;
   return nullptr;
 }
 
 const ParamDecl* Entry::find_param(const std::string& name) const {
-  for (const auto& p : params) if (p.name == name) return &p;
+  for (const auto& p : params)
+    if (p.name == name) return &p;
   return nullptr;
 }
 
 int Entry::input_index(const std::string& name) const {
-  for (size_t i = 0; i < inputs.size(); ++i) if (inputs[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].name == name) return static_cast<int>(i);
   return -1;
 }
 
 int Entry::output_index(const std::string& name) const {
-  for (size_t i = 0; i < outputs.size(); ++i) if (outputs[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].name == name) return static_cast<int>(i);
   return -1;
 }
 

@@ -44,14 +44,22 @@ std::string value_type(const ParamDecl& p) {
 
 std::string param_kind(Ty ty) {
   switch (ty) {
-    case Ty::kBool: return "::tileops::ParamKind::kBool";
-    case Ty::kInt: return "::tileops::ParamKind::kInt";
-    case Ty::kFloat: return "::tileops::ParamKind::kFloat";
-    case Ty::kStr: return "::tileops::ParamKind::kStr";
-    case Ty::kShape: return "::tileops::ParamKind::kIntList";
-    case Ty::kDType: return "::tileops::ParamKind::kDType";
-    case Ty::kTensor: return "::tileops::ParamKind::kTensor";
-    default: return "::tileops::ParamKind::kInt";
+    case Ty::kBool:
+      return "::tileops::ParamKind::kBool";
+    case Ty::kInt:
+      return "::tileops::ParamKind::kInt";
+    case Ty::kFloat:
+      return "::tileops::ParamKind::kFloat";
+    case Ty::kStr:
+      return "::tileops::ParamKind::kStr";
+    case Ty::kShape:
+      return "::tileops::ParamKind::kIntList";
+    case Ty::kDType:
+      return "::tileops::ParamKind::kDType";
+    case Ty::kTensor:
+      return "::tileops::ParamKind::kTensor";
+    default:
+      return "::tileops::ParamKind::kInt";
   }
 }
 
@@ -69,7 +77,9 @@ std::vector<std::string> allowed_tokens(const Entry& e, const TensorDecl& t, int
   return out;
 }
 
-bool has_outputs_struct(const Entry& e) { return e.outputs.size() > 1; }
+bool has_outputs_struct(const Entry& e) {
+  return e.outputs.size() > 1;
+}
 
 std::string return_type(const Entry& e) {
   return has_outputs_struct(e) ? e.key + "Outputs" : "::tileops::Tensor";
@@ -98,7 +108,8 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
     forward_args.push_back(fmt::format("const ::tileops::Tensor& {}", t.name));
   }
   if (e.inputs.empty()) args.push_back("::tileops::Device device = ::tileops::Device::cpu()");
-  for (const auto& t : e.outputs) forward_args.push_back(fmt::format("::tileops::Tensor& {}", t.name));
+  for (const auto& t : e.outputs)
+    forward_args.push_back(fmt::format("::tileops::Tensor& {}", t.name));
   const bool has_dtype_param =
       std::any_of(e.params.begin(), e.params.end(),
                   [](const ParamDecl& p) { return p.name == "dtype" && p.ty == Ty::kDType; });
@@ -114,9 +125,10 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
     h << "  std::optional<::tileops::DType> dtype() const override;\n";
   }
   h << fmt::format("  {} operator()({});\n\n protected:\n", return_type(e), fmt::join(args, ", "));
-  h << fmt::format("  {}Base(Params params, const ::tileops::OpDecl& decl, ::tileops::Target target);\n",
-                   e.key);
-  h << "  // The op's computation; outputs arrive allocated with their inferred shapes and dtypes.\n";
+  h << fmt::format(
+      "  {}Base(Params params, const ::tileops::OpDecl& decl, ::tileops::Target target);\n", e.key);
+  h << "  // The op's computation; outputs arrive allocated with their inferred shapes and "
+       "dtypes.\n";
   h << fmt::format("  virtual void forward({}) = 0;\n\n private:\n", fmt::join(forward_args, ", "));
   h << "  static void check_params(const void* params);\n";
   h << "  void check_call_(::tileops::detail::CallFrame& f) const final;\n";
@@ -129,10 +141,11 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
 void emit_param_locals(std::ostream& s, const Entry& e, const std::string& params_expr) {
   for (const ParamDecl& p : e.params) {
     if (p.required) {
-      s << fmt::format("  [[maybe_unused]] const auto& p_{} = {}.{}.value();\n", p.name, params_expr,
-                       p.name);
+      s << fmt::format("  [[maybe_unused]] const auto& p_{} = {}.{}.value();\n", p.name,
+                       params_expr, p.name);
     } else {
-      s << fmt::format("  [[maybe_unused]] const auto& p_{} = {}.{};\n", p.name, params_expr, p.name);
+      s << fmt::format("  [[maybe_unused]] const auto& p_{} = {}.{};\n", p.name, params_expr,
+                       p.name);
     }
   }
 }
@@ -140,9 +153,10 @@ void emit_param_locals(std::ostream& s, const Entry& e, const std::string& param
 std::string output_dtype_code(const Entry& e, const TensorDecl& out) {
   const DTypeExpr& d = out.dtype;
   if (!d.promote_int_to_float.empty()) {
-    return fmt::format("(::tileops::is_integral(t_{0}.dtype()) ? ::tileops::DType::kFloat32 : "
-                       "t_{0}.dtype())",
-                       d.promote_int_to_float);
+    return fmt::format(
+        "(::tileops::is_integral(t_{0}.dtype()) ? ::tileops::DType::kFloat32 : "
+        "t_{0}.dtype())",
+        d.promote_int_to_float);
   }
   if (!d.same_as.empty()) return fmt::format("t_{}.dtype()", d.same_as.front());
   if (d.tokens.size() == 1) return dtype_enum(d.tokens.front());
@@ -150,8 +164,9 @@ std::string output_dtype_code(const Entry& e, const TensorDecl& out) {
     if (p.name == "dtype" && p.ty == Ty::kDType) return "p_dtype";
   }
   if (!e.inputs.empty()) return fmt::format("t_{}.dtype()", e.inputs.front().name);
-  throw FieldError(e.key, "signature.outputs." + out.name + ".dtype",
-                   "cannot resolve the output dtype: use one token, same_as(input) or a dtype param");
+  throw FieldError(
+      e.key, "signature.outputs." + out.name + ".dtype",
+      "cannot resolve the output dtype: use one token, same_as(input) or a dtype param");
 }
 
 void emit_check_call(std::ostream& s, const Entry& e, const SignaturePlan& plan) {
@@ -162,22 +177,29 @@ void emit_check_call(std::ostream& s, const Entry& e, const SignaturePlan& plan)
   emit_param_locals(s, e, "params_");
   for (const auto& t : e.inputs) {
     const std::string guard = t.optional ? fmt::format("  if (t_{}.defined()) ", t.name) : "  ";
-    if (!t.optional) s << fmt::format("  ::tileops::detail::require_present(kName, \"{0}\", t_{0});\n", t.name);
-    s << guard << fmt::format("::tileops::detail::note_device(kName, \"{0}\", t_{0}, f.device);\n", t.name);
-    s << guard << fmt::format("::tileops::detail::require_contiguous(kName, \"{0}\", t_{0});\n", t.name);
+    if (!t.optional)
+      s << fmt::format("  ::tileops::detail::require_present(kName, \"{0}\", t_{0});\n", t.name);
+    s << guard
+      << fmt::format("::tileops::detail::note_device(kName, \"{0}\", t_{0}, f.device);\n", t.name);
+    s << guard
+      << fmt::format("::tileops::detail::require_contiguous(kName, \"{0}\", t_{0});\n", t.name);
   }
   for (const auto& t : e.inputs) {
     std::vector<std::string> tests;
-    for (const auto& tok : t.dtype.tokens) tests.push_back(fmt::format("t_{}.dtype() == {}", t.name, dtype_enum(tok)));
-    for (const auto& ref : t.dtype.same_as) tests.push_back(fmt::format("t_{}.dtype() == t_{}.dtype()", t.name, ref));
+    for (const auto& tok : t.dtype.tokens)
+      tests.push_back(fmt::format("t_{}.dtype() == {}", t.name, dtype_enum(tok)));
+    for (const auto& ref : t.dtype.same_as)
+      tests.push_back(fmt::format("t_{}.dtype() == t_{}.dtype()", t.name, ref));
     std::string expected = cpp_string(t.dtype.text);
     if (!t.dtype.same_as.empty()) {
-      expected = fmt::format("std::string({}) + \" (\" + std::string(::tileops::dtype_name(t_{}.dtype())) + \")\"",
-                             cpp_string(t.dtype.text), t.dtype.same_as.front());
+      expected = fmt::format(
+          "std::string({}) + \" (\" + std::string(::tileops::dtype_name(t_{}.dtype())) + \")\"",
+          cpp_string(t.dtype.text), t.dtype.same_as.front());
     }
-    s << fmt::format("  if ({}!({})) ::tileops::detail::throw_dtype(kName, \"{}\", {}, t_{}.dtype());\n",
-                     t.optional ? fmt::format("t_{}.defined() && ", t.name) : "",
-                     fmt::join(tests, " || "), t.name, expected, t.name);
+    s << fmt::format(
+        "  if ({}!({})) ::tileops::detail::throw_dtype(kName, \"{}\", {}, t_{}.dtype());\n",
+        t.optional ? fmt::format("t_{}.defined() && ", t.name) : "", fmt::join(tests, " || "),
+        t.name, expected, t.name);
   }
   if (!e.dtype_combos.empty()) {
     std::vector<std::string> cols, observed;
@@ -190,7 +212,8 @@ void emit_check_call(std::ostream& s, const Entry& e, const SignaturePlan& plan)
     for (const auto& row : e.dtype_combos) {
       for (const auto& c : cols) values.push_back(dtype_enum(row.at(c)));
     }
-    s << fmt::format("  static constexpr ::tileops::DType kCombos[] = {{{}}};\n", fmt::join(values, ", "));
+    s << fmt::format("  static constexpr ::tileops::DType kCombos[] = {{{}}};\n",
+                     fmt::join(values, ", "));
     s << fmt::format("  const ::tileops::DType observed[] = {{{}}};\n", fmt::join(observed, ", "));
     s << fmt::format("  ::tileops::detail::check_combo(kName, observed, kCombos, \"{}\");\n",
                      fmt::join(cols, ", "));
@@ -203,33 +226,39 @@ void emit_check_call(std::ostream& s, const Entry& e, const SignaturePlan& plan)
 }
 
 void emit_roofline(std::ostream& s, const Entry& e) {
-  s << fmt::format("::tileops::RooflineValue {}Base::eval_roofline_(const ::tileops::CallRecord& r) const {{\n",
-                   e.key);
+  s << fmt::format(
+      "::tileops::RooflineValue {}Base::eval_roofline_(const ::tileops::CallRecord& r) const {{\n",
+      e.key);
   Scope scope;
   for (size_t i = 0; i < e.inputs.size(); ++i) {
-    s << fmt::format("  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_input(r, {});\n",
-                     e.inputs[i].name, i);
-    scope.add_tensor(e.inputs[i].name, {"r_" + e.inputs[i].name + ".shape", "r_" + e.inputs[i].name + ".present",
-                                        e.inputs[i].optional, "r_" + e.inputs[i].name + ".dtype"});
+    s << fmt::format(
+        "  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_input(r, {});\n",
+        e.inputs[i].name, i);
+    scope.add_tensor(e.inputs[i].name,
+                     {"r_" + e.inputs[i].name + ".shape", "r_" + e.inputs[i].name + ".present",
+                      e.inputs[i].optional, "r_" + e.inputs[i].name + ".dtype"});
   }
   for (size_t i = 0; i < e.outputs.size(); ++i) {
-    s << fmt::format("  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_output(r, {});\n",
-                     e.outputs[i].name, i);
+    s << fmt::format(
+        "  [[maybe_unused]] const auto r_{} = ::tileops::detail::record_output(r, {});\n",
+        e.outputs[i].name, i);
     scope.add_tensor(e.outputs[i].name, {"r_" + e.outputs[i].name + ".shape", "true", false,
                                          "r_" + e.outputs[i].name + ".dtype"});
   }
   emit_param_locals(s, e, "params_");
   for (const auto& p : e.params) {
     if (p.ty == Ty::kTensor) {
-      scope.add_tensor(p.name, {"p_" + p.name + ".shape()", "p_" + p.name + ".defined()", p.nullable,
-                                "p_" + p.name + ".dtype()"});
+      scope.add_tensor(p.name, {"p_" + p.name + ".shape()", "p_" + p.name + ".defined()",
+                                p.nullable, "p_" + p.name + ".dtype()"});
     } else {
       scope.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
     }
   }
-  const std::string first = !e.inputs.empty() ? "r_" + e.inputs.front().name : "r_" + e.outputs.front().name;
-  s << fmt::format("  [[maybe_unused]] const int64_t elem_bytes = int64_t(::tileops::dtype_size({}.dtype));\n",
-                   first);
+  const std::string first =
+      !e.inputs.empty() ? "r_" + e.inputs.front().name : "r_" + e.outputs.front().name;
+  s << fmt::format(
+      "  [[maybe_unused]] const int64_t elem_bytes = int64_t(::tileops::dtype_size({}.dtype));\n",
+      first);
   scope.add_value("elem_bytes", Typed{Ty::kInt, false, "elem_bytes"});
   Scope arithmetic;
   arithmetic.arithmetic_only = true;
@@ -247,7 +276,8 @@ void emit_roofline(std::ostream& s, const Entry& e) {
     try {
       v = emit_expression(*expr, scope);
     } catch (const GenError& err) {
-      throw FieldError(e.key, "roofline.vars." + name, fmt::format("'{}': {}", e.roofline.var_texts[i], err.what()));
+      throw FieldError(e.key, "roofline.vars." + name,
+                       fmt::format("'{}': {}", e.roofline.var_texts[i], err.what()));
     }
     s << fmt::format("  const {} v_{} = {};\n", cpp_type(v.ty), name, v.code);
     scope.add_value(name, Typed{v.ty, false, "v_" + name});
@@ -274,8 +304,8 @@ void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan&
   s << "  [[maybe_unused]] const Params& params = *static_cast<const Params*>(raw);\n";
   for (const auto& p : e.params) {
     if (p.required) {
-      s << fmt::format("  ::tileops::detail::require_param(kName, \"{0}\", params.{0}.has_value());\n",
-                       p.name);
+      s << fmt::format(
+          "  ::tileops::detail::require_param(kName, \"{0}\", params.{0}.has_value());\n", p.name);
     }
   }
   if (!plan.param_lines.empty()) {
@@ -283,24 +313,30 @@ void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan&
     for (const auto& line : plan.param_lines) s << line << "\n";
   }
   s << "}\n\n";
-  s << fmt::format("{0}Params {0}Base::params_from_map(const ::tileops::ParamMap& values,\n"
-                   "    std::span<const std::string_view> injected) {{\n  Params p;\n"
-                   "  for (const auto& [name, value] : values) {{\n",
-                   e.key);
+  s << fmt::format(
+      "{0}Params {0}Base::params_from_map(const ::tileops::ParamMap& values,\n"
+      "    std::span<const std::string_view> injected) {{\n  Params p;\n"
+      "  for (const auto& [name, value] : values) {{\n",
+      e.key);
   std::vector<std::string> known;
   for (const auto& p : e.params) {
     known.push_back(cpp_string(p.name));
     const std::string conv = p.nullable && p.ty != Ty::kTensor ? "optional_param_as" : "param_as";
-    s << fmt::format("    if (name == \"{0}\") {{\n      p.{0} = ::tileops::detail::{1}<{2}>(kName, name, value);\n"
-                     "      continue;\n    }}\n",
-                     p.name, conv, value_type(p));
+    s << fmt::format(
+        "    if (name == \"{0}\") {{\n      p.{0} = ::tileops::detail::{1}<{2}>(kName, name, "
+        "value);\n"
+        "      continue;\n    }}\n",
+        p.name, conv, value_type(p));
   }
   s << "    if (::tileops::detail::is_injected(injected, name)) continue;\n";
-  s << fmt::format("    ::tileops::detail::throw_unknown_param(kName, name, {{{}}});\n  }}\n  return p;\n}}\n\n",
-                   fmt::join(known, ", "));
-  s << fmt::format("::tileops::ParamMap {}Base::param_map_() const {{\n  ::tileops::ParamMap m;\n", e.key);
+  s << fmt::format(
+      "    ::tileops::detail::throw_unknown_param(kName, name, {{{}}});\n  }}\n  return p;\n}}\n\n",
+      fmt::join(known, ", "));
+  s << fmt::format("::tileops::ParamMap {}Base::param_map_() const {{\n  ::tileops::ParamMap m;\n",
+                   e.key);
   for (const auto& p : e.params) {
-    s << fmt::format("  m.emplace_back(\"{0}\", ::tileops::detail::to_value(params_.{0}));\n", p.name);
+    s << fmt::format("  m.emplace_back(\"{0}\", ::tileops::detail::to_value(params_.{0}));\n",
+                     p.name);
   }
   s << "  return m;\n}\n\n";
 }
@@ -311,15 +347,18 @@ void emit_schema(std::ostream& s, const Entry& e) {
     for (const auto& t : tensors) {
       std::vector<std::string> toks;
       for (const auto& tok : allowed_tokens(e, t)) toks.push_back(dtype_enum(tok));
-      s << fmt::format("constexpr ::tileops::DType {}_{}_{}_dtypes[] = {{{}}};\n", ns, what, t.name,
-                       toks.empty() ? "::tileops::DType::kFloat32" : fmt::format("{}", fmt::join(toks, ", ")));
+      s << fmt::format(
+          "constexpr ::tileops::DType {}_{}_{}_dtypes[] = {{{}}};\n", ns, what, t.name,
+          toks.empty() ? "::tileops::DType::kFloat32" : fmt::format("{}", fmt::join(toks, ", ")));
     }
     s << fmt::format("const ::tileops::TensorSlot {}_{}[] = {{\n", ns, what);
     for (const auto& t : tensors) {
       const size_t n = allowed_tokens(e, t).size();
-      s << fmt::format("    {{\"{}\", {}, {}, {}, {}, std::span<const ::tileops::DType>({}_{}_{}_dtypes, {})}},\n",
-                       t.name, cpp_string(t.dtype.text), cpp_string(t.shape_text), t.optional, t.mutated,
-                       ns, what, t.name, n);
+      s << fmt::format(
+          "    {{\"{}\", {}, {}, {}, {}, std::span<const ::tileops::DType>({}_{}_{}_dtypes, "
+          "{})}},\n",
+          t.name, cpp_string(t.dtype.text), cpp_string(t.shape_text), t.optional, t.mutated, ns,
+          what, t.name, n);
     }
     if (tensors.empty()) s << "    {\"\", \"\", \"\", false, false, {}},\n";
     s << "};\n";
@@ -330,16 +369,19 @@ void emit_schema(std::ostream& s, const Entry& e) {
   for (const auto& p : e.params) {
     std::string def = p.default_text;
     while (!def.empty() && (def.back() == '\n' || def.back() == ' ')) def.pop_back();
-    s << fmt::format("    {{\"{}\", {}, {}, {}, {}, {}, {}}},\n", p.name, param_kind(p.ty), p.nullable,
-                     p.required, p.kw_only, cpp_string(p.type_text), cpp_string(def));
+    s << fmt::format("    {{\"{}\", {}, {}, {}, {}, {}, {}}},\n", p.name, param_kind(p.ty),
+                     p.nullable, p.required, p.kw_only, cpp_string(p.type_text), cpp_string(def));
   }
-  if (e.params.empty()) s << "    {\"\", ::tileops::ParamKind::kInt, false, false, false, \"\", \"\"},\n";
+  if (e.params.empty())
+    s << "    {\"\", ::tileops::ParamKind::kInt, false, false, false, \"\", \"\"},\n";
   s << "};\n";
   s << fmt::format("const std::string_view {}_rules[] = {{", ns);
   for (const auto& r : e.shape_rule_texts) s << cpp_string(r) << ", ";
   if (e.shape_rule_texts.empty()) s << "\"\"";
   s << "};\n";
-  s << fmt::format("std::vector<::tileops::Workload> {}_workloads() {{\n  std::vector<::tileops::Workload> w;\n", ns);
+  s << fmt::format(
+      "std::vector<::tileops::Workload> {}_workloads() {{\n  std::vector<::tileops::Workload> w;\n",
+      ns);
   for (const auto& w : e.workloads) {
     std::vector<std::string> dtypes, shapes, params;
     for (const auto& d : w.dtypes) dtypes.push_back(dtype_enum(d));
@@ -350,9 +392,11 @@ void emit_schema(std::ostream& s, const Entry& e) {
                            : fmt::format("std::optional<::tileops::Shape>(::tileops::Shape{{{}}})",
                                          fmt::join(it->second, ", ")));
     }
-    for (const auto& [name, value] : w.params) params.push_back(fmt::format("{{\"{}\", {}}}", name, value));
-    s << fmt::format("  w.push_back(::tileops::Workload{{{}, {{{}}}, {{{}}}, {{{}}}}});\n", cpp_string(w.label),
-                     fmt::join(dtypes, ", "), fmt::join(shapes, ", "), fmt::join(params, ", "));
+    for (const auto& [name, value] : w.params)
+      params.push_back(fmt::format("{{\"{}\", {}}}", name, value));
+    s << fmt::format("  w.push_back(::tileops::Workload{{{}, {{{}}}, {{{}}}, {{{}}}}});\n",
+                     cpp_string(w.label), fmt::join(dtypes, ", "), fmt::join(shapes, ", "),
+                     fmt::join(params, ", "));
   }
   s << "  return w;\n}\n";
   s << fmt::format(
@@ -367,35 +411,41 @@ void emit_schema(std::ostream& s, const Entry& e) {
 
 void emit_class_defs(std::ostream& s, const Entry& e, const SignaturePlan& plan) {
   const std::string ns = "k" + e.key;
-  s << fmt::format("const ::tileops::OpSchema& {}Base::static_schema() {{ return {}_schema; }}\n\n", e.key, ns);
-  s << fmt::format("{0}Base::{0}Base(Params params, const ::tileops::OpDecl& decl, ::tileops::Target target)\n"
-                   "    : ::tileops::Op({1}_schema, decl, std::move(target), {{&check_params, &params}}),\n"
-                   "      params_(std::move(params)) {{}}\n\n",
+  s << fmt::format("const ::tileops::OpSchema& {}Base::static_schema() {{ return {}_schema; }}\n\n",
                    e.key, ns);
+  s << fmt::format(
+      "{0}Base::{0}Base(Params params, const ::tileops::OpDecl& decl, ::tileops::Target target)\n"
+      "    : ::tileops::Op({1}_schema, decl, std::move(target), {{&check_params, &params}}),\n"
+      "      params_(std::move(params)) {{}}\n\n",
+      e.key, ns);
   if (std::any_of(e.params.begin(), e.params.end(),
                   [](const ParamDecl& p) { return p.name == "dtype" && p.ty == Ty::kDType; })) {
-    s << fmt::format("std::optional<::tileops::DType> {}Base::dtype() const {{ return params_.dtype; }}\n\n", e.key);
+    s << fmt::format(
+        "std::optional<::tileops::DType> {}Base::dtype() const {{ return params_.dtype; }}\n\n",
+        e.key);
   }
   std::vector<std::string> args, fwd;
   for (const auto& t : e.inputs) args.push_back(fmt::format("const ::tileops::Tensor& {}", t.name));
   if (e.inputs.empty()) args.push_back("::tileops::Device device");
-  s << fmt::format("{} {}Base::operator()({}) {{\n  ::tileops::detail::CallFrame f;\n", return_type(e), e.key,
-                   fmt::join(args, ", "));
+  s << fmt::format("{} {}Base::operator()({}) {{\n  ::tileops::detail::CallFrame f;\n",
+                   return_type(e), e.key, fmt::join(args, ", "));
   s << fmt::format("  f.n_inputs = {};\n  f.n_outputs = {};\n", e.inputs.size(), e.outputs.size());
-  for (size_t i = 0; i < e.inputs.size(); ++i) s << fmt::format("  f.inputs[{}] = &{};\n", i, e.inputs[i].name);
+  for (size_t i = 0; i < e.inputs.size(); ++i)
+    s << fmt::format("  f.inputs[{}] = &{};\n", i, e.inputs[i].name);
   if (e.inputs.empty()) s << "  f.device = device;\n";
   s << "  run_call(f);\n";
   if (has_outputs_struct(e)) {
     std::vector<std::string> outs;
-    for (size_t i = 0; i < e.outputs.size(); ++i) outs.push_back(fmt::format("std::move(f.outputs[{}])", i));
+    for (size_t i = 0; i < e.outputs.size(); ++i)
+      outs.push_back(fmt::format("std::move(f.outputs[{}])", i));
     s << fmt::format("  return {}Outputs{{{}}};\n}}\n\n", e.key, fmt::join(outs, ", "));
   } else {
     s << "  return std::move(f.outputs[0]);\n}\n\n";
   }
   for (size_t i = 0; i < e.inputs.size(); ++i) fwd.push_back(fmt::format("*f.inputs[{}]", i));
   for (size_t i = 0; i < e.outputs.size(); ++i) fwd.push_back(fmt::format("f.outputs[{}]", i));
-  s << fmt::format("void {}Base::forward_(::tileops::detail::CallFrame& f) {{ forward({}); }}\n\n", e.key,
-                   fmt::join(fwd, ", "));
+  s << fmt::format("void {}Base::forward_(::tileops::detail::CallFrame& f) {{ forward({}); }}\n\n",
+                   e.key, fmt::join(fwd, ", "));
   emit_check_call(s, e, plan);
   emit_roofline(s, e);
   emit_params_functions(s, e, plan);
@@ -404,11 +454,18 @@ void emit_class_defs(std::ostream& s, const Entry& e, const SignaturePlan& plan)
 }  // namespace
 
 std::string dtype_enum(const std::string& token) {
-  static const std::map<std::string, std::string> kEnum = {
-      {"bool", "kBool"},       {"uint8", "kUInt8"},       {"int8", "kInt8"},
-      {"int16", "kInt16"},     {"int32", "kInt32"},       {"int64", "kInt64"},
-      {"float16", "kFloat16"}, {"bfloat16", "kBFloat16"}, {"float32", "kFloat32"},
-      {"float64", "kFloat64"}, {"float8_e4m3fn", "kFloat8E4M3"}, {"float8_e5m2", "kFloat8E5M2"}};
+  static const std::map<std::string, std::string> kEnum = {{"bool", "kBool"},
+                                                           {"uint8", "kUInt8"},
+                                                           {"int8", "kInt8"},
+                                                           {"int16", "kInt16"},
+                                                           {"int32", "kInt32"},
+                                                           {"int64", "kInt64"},
+                                                           {"float16", "kFloat16"},
+                                                           {"bfloat16", "kBFloat16"},
+                                                           {"float32", "kFloat32"},
+                                                           {"float64", "kFloat64"},
+                                                           {"float8_e4m3fn", "kFloat8E4M3"},
+                                                           {"float8_e5m2", "kFloat8E5M2"}};
   return "::tileops::DType::" + kEnum.at(token);
 }
 
@@ -417,7 +474,8 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
   std::string sources;
   for (const Entry* e : entries) sources += (sources.empty() ? "" : ", ") + e->file;
   h << fmt::format(fmt::runtime(kBanner), sources);
-  h << "#pragma once\n\n#include <optional>\n#include <span>\n#include <string>\n#include <string_view>\n\n"
+  h << "#pragma once\n\n#include <optional>\n#include <span>\n#include <string>\n#include "
+       "<string_view>\n\n"
        "#include \"tileops/op/op.hpp\"\n#include \"tileops/op/params.hpp\"\n\n"
        "namespace tileops::gen {\n\n";
   s << fmt::format(fmt::runtime(kBanner), sources);
@@ -444,11 +502,14 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
   for (const Entry* e : entries) {
     if (e->status == "implemented") {
       // The op class lives in the ops layer, in namespace tileops.
-      s << fmt::format("  ::tileops::register_op_class(k{0}_schema, [](const ::tileops::ParamMap& m, ::tileops::Target t) {{\n"
-                       "    return std::unique_ptr<::tileops::Op>(std::make_unique<::tileops::{0}>(\n"
-                       "        {0}Base::params_from_map(m, ::tileops::{0}::decl().injected_parameters), std::move(t)));\n"
-                       "  }}, ::tileops::{0}::decl().composite());\n",
-                       e->key);
+      s << fmt::format(
+          "  ::tileops::register_op_class(k{0}_schema, [](const ::tileops::ParamMap& m, "
+          "::tileops::Target t) {{\n"
+          "    return std::unique_ptr<::tileops::Op>(std::make_unique<::tileops::{0}>(\n"
+          "        {0}Base::params_from_map(m, ::tileops::{0}::decl().injected_parameters), "
+          "std::move(t)));\n"
+          "  }}, ::tileops::{0}::decl().composite());\n",
+          e->key);
     } else {
       s << fmt::format("  ::tileops::register_op_class(k{}_schema, nullptr, false);\n", e->key);
     }

@@ -40,8 +40,8 @@ class Planner {
       param_only_scope_.add_value(p.name, Typed{p.ty, p.nullable, "p_" + p.name});
     }
     for (const TensorDecl& t : e.inputs) {
-      scope_.add_tensor(t.name, {"t_" + t.name + ".shape()", "t_" + t.name + ".defined()", t.optional,
-                                 "t_" + t.name + ".dtype()"});
+      scope_.add_tensor(t.name, {"t_" + t.name + ".shape()", "t_" + t.name + ".defined()",
+                                 t.optional, "t_" + t.name + ".dtype()"});
     }
   }
 
@@ -67,9 +67,15 @@ class Planner {
         if (item.done) continue;
         bool ok = false;
         switch (item.kind) {
-          case Item::kInputDecl: ok = input_decl(item.index); break;
-          case Item::kRule: ok = rule(item.index); break;
-          case Item::kOutputDecl: ok = output_decl(item.index); break;
+          case Item::kInputDecl:
+            ok = input_decl(item.index);
+            break;
+          case Item::kRule:
+            ok = rule(item.index);
+            break;
+          case Item::kOutputDecl:
+            ok = output_decl(item.index);
+            break;
         }
         if (ok) {
           item.done = progress = true;
@@ -84,11 +90,13 @@ class Planner {
                          fmt::format("'{}': {}", e_.shape_rule_texts[item.index],
                                      unready_reason(*e_.shape_rules[item.index])));
       }
-      const TensorDecl& t = item.kind == Item::kInputDecl ? e_.inputs[item.index] : e_.outputs[item.index];
-      throw FieldError(e_.key,
-                       fmt::format("signature.{}.{}.shape",
-                                   item.kind == Item::kInputDecl ? "inputs" : "outputs", t.name),
-                       fmt::format("'{}' uses symbols that no input shape or rule binds", t.shape_text));
+      const TensorDecl& t =
+          item.kind == Item::kInputDecl ? e_.inputs[item.index] : e_.outputs[item.index];
+      throw FieldError(
+          e_.key,
+          fmt::format("signature.{}.{}.shape", item.kind == Item::kInputDecl ? "inputs" : "outputs",
+                      t.name),
+          fmt::format("'{}' uses symbols that no input shape or rule binds", t.shape_text));
     }
     for (size_t i = 0; i < e_.outputs.size(); ++i) {
       if (!out_defined_[i]) {
@@ -123,9 +131,10 @@ class Planner {
     collect_names(ex, names);
     for (const auto& n : names) {
       if (name_ready(n) || is_output(n)) continue;
-      return fmt::format("name '{}' is not an input, output or parameter, and no shape "
-                         "declaration or 'x.shape == (...)' rule binds it",
-                         n);
+      return fmt::format(
+          "name '{}' is not an input, output or parameter, and no shape "
+          "declaration or 'x.shape == (...)' rule binds it",
+          n);
     }
     for (const auto& n : names) {
       if (!name_ready(n)) return fmt::format("reads output '{}' whose shape nothing defines", n);
@@ -202,8 +211,8 @@ class Planner {
       out.push_back(fmt::format("  if (t_{}.defined()) {{", tensor));
       indent = "    ";
     }
-    out.push_back(fmt::format("{}::tileops::detail::require_rank(kName, \"{}\", {}, {}, {});", indent,
-                              tensor, shape_code, dims.size(), cpp_string(declared)));
+    out.push_back(fmt::format("{}::tileops::detail::require_rank(kName, \"{}\", {}, {}, {});",
+                              indent, tensor, shape_code, dims.size(), cpp_string(declared)));
     for (size_t i = 0; i < dims.size(); ++i) {
       const Expr& d = *dims[i];
       DimPattern p = classify(d);
@@ -211,10 +220,10 @@ class Planner {
       switch (p.kind) {
         case DimPattern::kCheck: {
           Typed v = emit_typed(d, field);
-          out.push_back(fmt::format("{}if ({} != ({})) ::tileops::detail::throw_dim(kName, \"{}\", "
-                                    "{}, {}, {}, {});",
-                                    indent, dim, v.code, tensor, i, cpp_string(expr_text(d)), v.code,
-                                    shape_code));
+          out.push_back(fmt::format(
+              "{}if ({} != ({})) ::tileops::detail::throw_dim(kName, \"{}\", "
+              "{}, {}, {}, {});",
+              indent, dim, v.code, tensor, i, cpp_string(expr_text(d)), v.code, shape_code));
           break;
         }
         case DimPattern::kBind:
@@ -222,14 +231,16 @@ class Planner {
           bind_symbol(p.symbol);
           break;
         case DimPattern::kBindScaled:
-          out.push_back(fmt::format("{}if ({} % {} != 0) ::tileops::detail::throw_dim(kName, \"{}\", "
-                                    "{}, \"a multiple of {}\", {} / {} * {}, {});",
-                                    indent, dim, p.k, tensor, i, p.k, dim, p.k, p.k, shape_code));
+          out.push_back(
+              fmt::format("{}if ({} % {} != 0) ::tileops::detail::throw_dim(kName, \"{}\", "
+                          "{}, \"a multiple of {}\", {} / {} * {}, {});",
+                          indent, dim, p.k, tensor, i, p.k, dim, p.k, p.k, shape_code));
           out.push_back(fmt::format("{}const int64_t s_{} = {} / {};", indent, p.symbol, dim, p.k));
           bind_symbol(p.symbol);
           break;
         case DimPattern::kBindOffset:
-          out.push_back(fmt::format("{}const int64_t s_{} = {} - ({});", indent, p.symbol, dim, p.k));
+          out.push_back(
+              fmt::format("{}const int64_t s_{} = {} - ({});", indent, p.symbol, dim, p.k));
           bind_symbol(p.symbol);
           break;
         case DimPattern::kNotReady:
@@ -247,11 +258,14 @@ class Planner {
 
   static std::string expr_text(const Expr& d) {
     switch (d.kind) {
-      case ExprKind::kName: return d.text;
-      case ExprKind::kInt: return std::to_string(d.int_value);
+      case ExprKind::kName:
+        return d.text;
+      case ExprKind::kInt:
+        return std::to_string(d.int_value);
       case ExprKind::kBinary:
         return expr_text(*d.args[0]) + " " + d.text + " " + expr_text(*d.args[1]);
-      default: return "expression";
+      default:
+        return "expression";
     }
   }
 
@@ -310,12 +324,13 @@ class Planner {
     for (const auto& n : names) {
       if (!seen.insert(n).second) continue;
       if (is_input(n)) {
-        parts.push_back(fmt::format("{{\"{0}.shape\", t_{0}.defined() ? ::tileops::detail::show("
-                                    "t_{0}.shape()) : std::string(\"None\")}}",
-                                    n));
+        parts.push_back(
+            fmt::format("{{\"{0}.shape\", t_{0}.defined() ? ::tileops::detail::show("
+                        "t_{0}.shape()) : std::string(\"None\")}}",
+                        n));
       } else if (is_output(n)) {
-        parts.push_back(fmt::format("{{\"{}.shape\", ::tileops::detail::show(f.out_shapes[{}])}}", n,
-                                    e_.output_index(n)));
+        parts.push_back(fmt::format("{{\"{}.shape\", ::tileops::detail::show(f.out_shapes[{}])}}",
+                                    n, e_.output_index(n)));
       } else if (is_param(n)) {
         parts.push_back(fmt::format("{{\"{0}\", ::tileops::detail::show(p_{0})}}", n));
       } else if (symbols_.count(n)) {
@@ -359,19 +374,20 @@ class Planner {
       const int j = e_.output_index(r.args[0]->args[0]->text);
       Typed v = emit_typed(*r.args[1], field);
       if (v.ty != Ty::kShape) throw FieldError(e_.key, field, "an output shape must be a shape");
-      plan_.call_lines.push_back(fmt::format(
-          "  if (!::tileops::detail::try_assign(f.out_shapes[{}], [&] {{ return ::tileops::Shape({}); "
-          "}})) ::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
-          j, v.code, first_argument(*r.args[1]), cpp_string(text), shows(*r.args[1])));
+      plan_.call_lines.push_back(
+          fmt::format("  if (!::tileops::detail::try_assign(f.out_shapes[{}], [&] {{ return "
+                      "::tileops::Shape({}); "
+                      "}})) ::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
+                      j, v.code, first_argument(*r.args[1]), cpp_string(text), shows(*r.args[1])));
       define_output(static_cast<size_t>(j));
       return true;
     }
     if (!ready(r)) return false;
     std::vector<std::string> names;
     collect_names(r, names);
-    const bool params_only = !names.empty() && std::all_of(names.begin(), names.end(), [&](const auto& n) {
-      return is_param(n);
-    });
+    const bool params_only =
+        !names.empty() &&
+        std::all_of(names.begin(), names.end(), [&](const auto& n) { return is_param(n); });
     if (params_only) {
       Typed v;
       try {
@@ -379,10 +395,10 @@ class Planner {
       } catch (const GenError& err) {
         throw FieldError(e_.key, field, err.what());
       }
-      plan_.param_lines.push_back(fmt::format(
-          "  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
-          "::tileops::detail::throw_param_rule(kName, \"{}\", {}, {});",
-          as_condition(v), first_argument(r), cpp_string(text), shows(r)));
+      plan_.param_lines.push_back(
+          fmt::format("  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
+                      "::tileops::detail::throw_param_rule(kName, \"{}\", {}, {});",
+                      as_condition(v), first_argument(r), cpp_string(text), shows(r)));
       return true;
     }
     Typed v = emit_typed(r, field);
@@ -392,10 +408,10 @@ class Planner {
     } catch (const GenError& err) {
       throw FieldError(e_.key, field, err.what());
     }
-    plan_.call_lines.push_back(fmt::format(
-        "  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
-        "::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
-        cond, first_argument(r), cpp_string(text), shows(r)));
+    plan_.call_lines.push_back(
+        fmt::format("  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
+                    "::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
+                    cond, first_argument(r), cpp_string(text), shows(r)));
     return true;
   }
 
@@ -409,6 +425,8 @@ class Planner {
 
 }  // namespace
 
-SignaturePlan plan_signature(const Entry& entry) { return Planner(entry).run(); }
+SignaturePlan plan_signature(const Entry& entry) {
+  return Planner(entry).run();
+}
 
 }  // namespace opgen

@@ -18,7 +18,8 @@ class Allocator {
 // The allocator for a device type; the CPU one is always present. Throws OpNotAvailableError when
 // no allocator was installed for that type.
 Allocator& allocator_for(DeviceType type);
-// Installs an allocator (not owned; it must outlive every tensor it allocates). Returns the old one.
+// Installs an allocator (not owned; it must outlive every tensor it allocates). Returns the old
+// one.
 Allocator* set_allocator(DeviceType type, Allocator* allocator);
 // The installed allocator, or null; never throws.
 Allocator* installed_allocator(DeviceType type) noexcept;

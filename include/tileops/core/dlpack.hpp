@@ -1,5 +1,6 @@
 // DLPack 1.x interop (zero copy). The ABI structs are declared here from the DLPack 1.1
-// specification because Debian ships only DLPack 0.6, which lacks the versioned tensor, bool and fp8.
+// specification because Debian ships only DLPack 0.6, which lacks the versioned tensor, bool and
+// fp8.
 #pragma once
 
 #include <cstdint>

@@ -95,7 +95,8 @@ class AmbiguousTargetError : public BackendError {
   using BackendError::BackendError;
 };
 
-// An op class, kernel or sub-op broke a rule of the op layer (a bug in that code, not the caller's).
+// An op class, kernel or sub-op broke a rule of the op layer (a bug in that code, not the
+// caller's).
 class ContractError : public Error {
  public:
   using Error::Error;

@@ -24,7 +24,8 @@ struct BFloat16 {
   explicit operator float() const noexcept { return std::bit_cast<float>(uint32_t{bits} << 16); }
   static uint16_t from_float(float value) noexcept {
     uint32_t u = std::bit_cast<uint32_t>(value);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+      return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
     u += 0x7fffu + ((u >> 16) & 1u);
     return static_cast<uint16_t>(u >> 16);
   }

@@ -51,7 +51,9 @@ struct TensorView {
   int rank() const noexcept { return shape.rank(); }
   bool is_contiguous() const noexcept;
   template <typename T>
-  T* data_as() const noexcept { return static_cast<T*>(data); }
+  T* data_as() const noexcept {
+    return static_cast<T*>(data);
+  }
 };
 
 // Owning handle: copies share the storage. A default-constructed Tensor is "absent" (defined() is
@@ -81,7 +83,9 @@ class Tensor {
   int64_t offset() const noexcept { return offset_; }
   void* data() const noexcept;
   template <typename T>
-  T* data_as() const noexcept { return static_cast<T*>(data()); }
+  T* data_as() const noexcept {
+    return static_cast<T*>(data());
+  }
   const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
   bool is_contiguous() const noexcept;
 

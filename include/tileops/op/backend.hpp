@@ -13,8 +13,9 @@ extern "C" {
 #define TILEOPS_BACKEND_ABI_VERSION 1u
 
 // What a backend library returns from tileops_backend_entry_v1(). register_backend returns 0 on
-// success; on failure it writes a message into error (at most error_size bytes) and returns non-zero.
-// It may call the tileops C++ registration API (register_kernel_type, register_detector, ...).
+// success; on failure it writes a message into error (at most error_size bytes) and returns
+// non-zero. It may call the tileops C++ registration API (register_kernel_type, register_detector,
+// ...).
 struct TileopsBackendEntryV1 {
   uint32_t abi_version;  // must equal TILEOPS_BACKEND_ABI_VERSION
   const char* name;

@@ -41,10 +41,8 @@ class CallHasher {
   }
   void add(double v) { mix(std::bit_cast<uint64_t>(v)); }
   template <typename T>
-    requires std::is_integral_v<T> || std::is_enum_v<T>
-  void add(T v) {
-    mix(static_cast<uint64_t>(v));
-  }
+  requires std::is_integral_v<T> || std::is_enum_v<T>
+  void add(T v) { mix(static_cast<uint64_t>(v)); }
   size_t value_ = 0;
 };
 
@@ -59,8 +57,7 @@ inline std::string describe_field(std::string_view name, const Shape& s) {
   return fmt::format("{}={}", name, s.str());
 }
 template <typename T>
-  requires std::is_arithmetic_v<T>
-std::string describe_field(std::string_view name, T v) {
+requires std::is_arithmetic_v<T> std::string describe_field(std::string_view name, T v) {
   return fmt::format("{}={}", name, v);
 }
 

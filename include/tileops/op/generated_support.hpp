@@ -81,8 +81,9 @@ void require_rank(std::string_view op, std::string_view arg, const Shape& shape,
 [[noreturn]] void throw_rule(std::string_view op, std::string_view arg, std::string_view rule,
                              std::initializer_list<std::pair<std::string_view, std::string>> got);
 // A rule that reads only parameters, checked at construction (ParamError).
-[[noreturn]] void throw_param_rule(std::string_view op, std::string_view arg, std::string_view rule,
-                                   std::initializer_list<std::pair<std::string_view, std::string>> got);
+[[noreturn]] void throw_param_rule(
+    std::string_view op, std::string_view arg, std::string_view rule,
+    std::initializer_list<std::pair<std::string_view, std::string>> got);
 void check_combo(std::string_view op, std::span<const DType> observed,
                  std::span<const DType> allowed_rows, std::string_view columns);
 
@@ -116,8 +117,12 @@ template <typename T>
 ParamValue to_value(const T& v) {
   return ParamValue(v);
 }
-inline ParamValue to_value(const std::string& v) { return ParamValue(v); }
-inline ParamValue to_value(const Tensor& v) { return v.defined() ? ParamValue(v) : ParamValue(NoneValue{}); }
+inline ParamValue to_value(const std::string& v) {
+  return ParamValue(v);
+}
+inline ParamValue to_value(const Tensor& v) {
+  return v.defined() ? ParamValue(v) : ParamValue(NoneValue{});
+}
 template <typename T>
 ParamValue to_value(const std::optional<T>& v) {
   return v ? to_value(*v) : ParamValue(NoneValue{});

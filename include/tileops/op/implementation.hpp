@@ -109,7 +109,8 @@ ImplementationInfo describe_implementation(std::string op, std::string key) {
 // Registers Impl (which names its interface as `using Interface = ...`) under op and key.
 template <typename Impl>
 Registration register_kernel_type(std::string op, std::string key) {
-  return register_implementation(detail::describe_implementation<Impl>(std::move(op), std::move(key)));
+  return register_implementation(
+      detail::describe_implementation<Impl>(std::move(op), std::move(key)));
 }
 
 // For static registration in a kernel's own source file: registers at load time and keeps it.

@@ -135,8 +135,7 @@ class Op {
   // The entry that serves call on interface Interface (a hit costs one cache lookup).
   template <typename Interface>
   Interface& kernel_for(const typename Interface::Call& call) {
-    return static_cast<Interface&>(kernel_for_erased(Interface::info(), call,
-                                                     call.hash(),
+    return static_cast<Interface&>(kernel_for_erased(Interface::info(), call, call.hash(),
                                                      detail::call_ops<typename Interface::Call>()));
   }
   // The key dispatch would select for call; builds nothing and fills no cache.

@@ -23,7 +23,8 @@ struct NoneValue {
 };
 
 // One parameter value by name. The alternatives cover every manifest param type tileops accepts.
-using ParamValue = std::variant<NoneValue, bool, int64_t, double, std::string, IntList, DType, Tensor>;
+using ParamValue =
+    std::variant<NoneValue, bool, int64_t, double, std::string, IntList, DType, Tensor>;
 using ParamMap = std::vector<std::pair<std::string, ParamValue>>;
 
 std::string param_value_str(const ParamValue& value);  // "None", "true", "3", "[4096]", "'1d'"
@@ -37,10 +38,10 @@ class Required {
   Required() = default;
   Required(T value) : value_(std::move(value)) {}  // NOLINT: implicit, for designated init
   template <typename U>
-    requires std::is_constructible_v<T, U> && (!std::is_same_v<std::decay_t<U>, Required>)
-  Required(U&& value) : value_(T(std::forward<U>(value))) {}  // NOLINT
-  Required(std::initializer_list<int64_t> values)
-    requires std::is_same_v<T, IntList>
+  requires std::is_constructible_v<T, U> &&
+      (!std::is_same_v<std::decay_t<U>, Required>)Required(U&& value)
+      : value_(T(std::forward<U>(value))) {}  // NOLINT
+  Required(std::initializer_list<int64_t> values) requires std::is_same_v<T, IntList>
       : value_(T(values)) {}
 
   bool has_value() const noexcept { return value_.has_value(); }

@@ -27,11 +27,11 @@ enum class ParamKind : uint8_t { kBool, kInt, kFloat, kStr, kIntList, kDType, kT
 struct ParamSlot {
   std::string_view name;
   ParamKind kind;
-  bool nullable;             // the type admits None
-  bool required;             // no default
+  bool nullable;  // the type admits None
+  bool required;  // no default
   bool kw_only;
-  std::string_view type;     // manifest spelling
-  std::string_view default_; // manifest spelling ("" when required)
+  std::string_view type;      // manifest spelling
+  std::string_view default_;  // manifest spelling ("" when required)
 };
 
 struct TensorSlot {

@@ -26,7 +26,8 @@ struct ReferenceResult {
 
 // Computes the reference from the op's parameters (by manifest name, defaults filled) and its
 // inputs in manifest order (an undefined Tensor for an absent optional input).
-using ReferenceFn = std::function<ReferenceResult(const ParamMap& params, std::span<const Tensor> inputs)>;
+using ReferenceFn =
+    std::function<ReferenceResult(const ParamMap& params, std::span<const Tensor> inputs)>;
 
 // Makes one input for tests and `tileops run` when plain uniform values in [-1, 1] would not do
 // (a variance must be positive). Returns nullopt to use the default.

@@ -39,7 +39,8 @@ void synchronize(int device);
 // Synchronises with the device's current stream for device-to-host copies.
 void copy(const Tensor& dst, const Tensor& src);
 Tensor to_device(const Tensor& src, Device device);
-// Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float type).
+// Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float
+// type).
 void fill_bytes(const Tensor& t, unsigned char value);
 
 // A CUDA graph captured from the work enqueued on stream between begin and end.

@@ -6,10 +6,18 @@
 
 namespace tileops::cpu {
 
-inline float load(float v) { return v; }
-inline float load(double v) { return static_cast<float>(v); }
-inline float load(Half v) { return static_cast<float>(v); }
-inline float load(BFloat16 v) { return static_cast<float>(v); }
+inline float load(float v) {
+  return v;
+}
+inline float load(double v) {
+  return static_cast<float>(v);
+}
+inline float load(Half v) {
+  return static_cast<float>(v);
+}
+inline float load(BFloat16 v) {
+  return static_cast<float>(v);
+}
 
 template <typename T>
 inline T store(float v) {

@@ -11,10 +11,14 @@ namespace tileops::cuda {
 
 const char* cuda_type(DType dtype) {
   switch (dtype) {
-    case DType::kBFloat16: return "bf16";
-    case DType::kFloat16: return "f16";
-    case DType::kFloat32: return "float";
-    default: throw ContractError(fmt::format("no CUDA element type for {}", dtype_name(dtype)));
+    case DType::kBFloat16:
+      return "bf16";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kFloat32:
+      return "float";
+    default:
+      throw ContractError(fmt::format("no CUDA element type for {}", dtype_name(dtype)));
   }
 }
 

@@ -58,11 +58,16 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
 // The SM count of a device, read once (kernels size grid-stride launches with it).
 int sm_count(int device);
 
-inline int device_of(const Tensor& t) { return t.device().index; }
-inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+inline int device_of(const Tensor& t) {
+  return t.device().index;
+}
+inline bool aligned16(const void* p) {
+  return (reinterpret_cast<uintptr_t>(p) & 15u) == 0;
+}
 
 // Every kernel variant tileops can build, for the CI test that compiles them all for sm_90a.
-void register_cuda_variants(std::string family, std::function<std::vector<KernelSource>()> variants);
+void register_cuda_variants(std::string family,
+                            std::function<std::vector<KernelSource>()> variants);
 std::vector<KernelSource> all_cuda_variants();
 
 }  // namespace tileops::cuda

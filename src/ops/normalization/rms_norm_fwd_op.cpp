@@ -20,8 +20,8 @@ const OpDecl& RMSNormFwdOp::decl() {
 
 void RMSNormFwdOp::forward(const Tensor& x, const Tensor& weight, Tensor& output) {
   const int64_t n = weight.numel();
-  const RMSNormCall call{{x.device()}, x.dtype(), n == 0 ? 0 : x.numel() / n, n,
-                         resolve_eps(params().eps, x.dtype())};
+  const RMSNormCall call{
+      {x.device()}, x.dtype(), n == 0 ? 0 : x.numel() / n, n, resolve_eps(params().eps, x.dtype())};
   kernel_for<RMSNormKernel>(call).run(call, x, weight, output);
 }
 

@@ -109,7 +109,9 @@ const bool kRegistered = [] {
 
 }  // namespace
 
-bool available() noexcept { return driver_available(); }
+bool available() noexcept {
+  return driver_available();
+}
 
 int device_count() {
   int count = 0;
@@ -117,7 +119,9 @@ int device_count() {
   return count;
 }
 
-std::string device_name(int device) { return device_state(device).name; }
+std::string device_name(int device) {
+  return device_state(device).name;
+}
 
 StreamHandle current_stream(int device) {
   if (device >= 0 && device < kMaxDevices && t_current[device] != nullptr) return t_current[device];
@@ -130,7 +134,9 @@ StreamGuard::StreamGuard(int device, StreamHandle stream)
   t_current[device] = static_cast<CUstream>(stream);
 }
 
-StreamGuard::~StreamGuard() { t_current[device_] = static_cast<CUstream>(previous_); }
+StreamGuard::~StreamGuard() {
+  t_current[device_] = static_cast<CUstream>(previous_);
+}
 
 StreamHandle create_stream(int device) {
   device_state(device);
@@ -148,9 +154,10 @@ void synchronize(int device) {
 void copy(const Tensor& dst, const Tensor& src) {
   if (!(dst.shape() == src.shape()) || dst.dtype() != src.dtype() || !dst.is_contiguous() ||
       !src.is_contiguous()) {
-    throw ValueError(fmt::format("cuda::copy: expected contiguous tensors of one shape and dtype, "
-                                 "got {} and {}",
-                                 dst.str(), src.str()));
+    throw ValueError(
+        fmt::format("cuda::copy: expected contiguous tensors of one shape and dtype, "
+                    "got {} and {}",
+                    dst.str(), src.str()));
   }
   const DriverApi& api = driver();
   const size_t bytes = src.nbytes();
@@ -228,10 +235,12 @@ EventTimer::~EventTimer() {
 }
 
 void EventTimer::start() {
-  check(driver().cuEventRecord(static_cast<CUevent>(start_), static_cast<CUstream>(stream_)), "cuEventRecord");
+  check(driver().cuEventRecord(static_cast<CUevent>(start_), static_cast<CUstream>(stream_)),
+        "cuEventRecord");
 }
 void EventTimer::stop() {
-  check(driver().cuEventRecord(static_cast<CUevent>(stop_), static_cast<CUstream>(stream_)), "cuEventRecord");
+  check(driver().cuEventRecord(static_cast<CUevent>(stop_), static_cast<CUstream>(stream_)),
+        "cuEventRecord");
 }
 float EventTimer::milliseconds() {
   check(driver().cuEventSynchronize(static_cast<CUevent>(stop_)), "cuEventSynchronize");

@@ -27,9 +27,10 @@ LoadedDriver load() {
   LoadedDriver d;
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
-    d.error = fmt::format("the CUDA driver library libcuda.so.1 could not be loaded ({}); a CUDA "
-                          "device needs an NVIDIA driver",
-                          dlerror());
+    d.error = fmt::format(
+        "the CUDA driver library libcuda.so.1 could not be loaded ({}); a CUDA "
+        "device needs an NVIDIA driver",
+        dlerror());
     return d;
   }
   DriverApi& a = d.api;

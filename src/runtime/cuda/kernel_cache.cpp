@@ -81,8 +81,9 @@ bool read_cache_file(const std::filesystem::path& path, std::vector<char>& paylo
 
 void write_cache_file(const std::filesystem::path& path, const std::vector<char>& payload) {
   std::filesystem::create_directories(path.parent_path());
-  const auto tmp = path.string() + fmt::format(".tmp.{}.{}", ::getpid(),
-                                               std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const auto tmp =
+      path.string() + fmt::format(".tmp.{}.{}", ::getpid(),
+                                  std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     const uint64_t size = payload.size();
@@ -102,9 +103,11 @@ void write_cache_file(const std::filesystem::path& path, const std::vector<char>
 CachedBinary cached_cubin(const KernelSource& src, const std::string& arch, int driver_version) {
   std::string key_text = src.source;
   for (const auto& o : src.options) key_text += "\n#opt " + o;
-  key_text += fmt::format("\n#arch {}\n#nvrtc {}\n#driver {}", arch, nvrtc_version(), driver_version);
+  key_text +=
+      fmt::format("\n#arch {}\n#nvrtc {}\n#driver {}", arch, nvrtc_version(), driver_version);
   const std::string key = sha256_hex(key_text);
-  const auto path = kernel_cache_directory() / fmt::format("{}-{}.cubin", src.name, key.substr(0, 24));
+  const auto path =
+      kernel_cache_directory() / fmt::format("{}-{}.cubin", src.name, key.substr(0, 24));
   CachedBinary result;
   if (read_cache_file(path, result.cubin)) {
     result.from_cache = true;

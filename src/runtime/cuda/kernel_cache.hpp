@@ -12,8 +12,8 @@
 namespace tileops::cuda {
 
 struct KernelSource {
-  std::string name;     // spells every specialisation parameter, e.g. "rms_norm_bf16_vec8"
-  std::string source;   // complete translation unit (headers already inlined)
+  std::string name;    // spells every specialisation parameter, e.g. "rms_norm_bf16_vec8"
+  std::string source;  // complete translation unit (headers already inlined)
   std::vector<std::string> options;  // NVRTC options beyond the architecture
 };
 

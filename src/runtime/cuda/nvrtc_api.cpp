@@ -35,13 +35,15 @@ struct LoadedNvrtc {
 LoadedNvrtc load() {
   LoadedNvrtc n;
   void* lib = nullptr;
-  for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-                           "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so"}) {
+  for (const char* name :
+       {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13",
+        "/usr/local/cuda/lib64/libnvrtc.so"}) {
     if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
   }
   if (lib == nullptr) {
-    n.error = "NVRTC (libnvrtc.so.13) could not be loaded; install the CUDA toolkit's NVRTC to "
-              "compile CUDA kernels";
+    n.error =
+        "NVRTC (libnvrtc.so.13) could not be loaded; install the CUDA toolkit's NVRTC to "
+        "compile CUDA kernels";
     return n;
   }
   auto bind = [&](auto& fn, const char* name) {
@@ -92,19 +94,22 @@ CompileResult nvrtc_compile(const std::string& name, const std::string& source,
   if (const nvrtcResult r =
           api.nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr);
       r != 0) {
-    throw RuntimeError(fmt::format("NVRTC: creating program {}: {}", name, api.nvrtcGetErrorString(r)));
+    throw RuntimeError(
+        fmt::format("NVRTC: creating program {}: {}", name, api.nvrtcGetErrorString(r)));
   }
   std::vector<std::string> all = options;
   all.push_back("--gpu-architecture=" + arch);
   std::vector<const char*> argv;
   for (const auto& o : all) argv.push_back(o.c_str());
-  const nvrtcResult compiled = api.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+  const nvrtcResult compiled =
+      api.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
   CompileResult result;
   size_t log_size = 0;
   api.nvrtcGetProgramLogSize(program, &log_size);
   result.log.resize(log_size);
   if (log_size > 0) api.nvrtcGetProgramLog(program, result.log.data());
-  while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n')) result.log.pop_back();
+  while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n'))
+    result.log.pop_back();
   if (compiled != 0) {
     api.nvrtcDestroyProgram(&program);
     throw RuntimeError(fmt::format("NVRTC: {} does not compile for {}: {}\n{}", name, arch,

@@ -37,10 +37,12 @@ int register_backend(char* error, uint64_t error_size) {
       })
       .release();
   const tileops::DeviceType failing = tileops::device_type_from_name("failing");
-  tileops::set_device_facts_provider(failing, [](tileops::Device) { return tileops::DeviceFacts{}; });
+  tileops::set_device_facts_provider(failing,
+                                     [](tileops::Device) { return tileops::DeviceFacts{}; });
   static FailingAllocator allocator;
   tileops::set_allocator(failing, &allocator);
-  tileops::set_device_copier(failing, [](void*, tileops::Device, const void*, tileops::Device, size_t) {});
+  tileops::set_device_copier(failing,
+                             [](void*, tileops::Device, const void*, tileops::Device, size_t) {});
   std::snprintf(error, error_size, "the failing backend gives up after registering");
   return 1;
 }

@@ -21,8 +21,8 @@ void rms_norm_rows(const RMSNormCall& call, const T* x, const T* w, T* y) {
                      const float v = load(xr[i]);
                      sum += v * v;
                    }
-                   const float inv = 1.0f / std::sqrt(sum / static_cast<float>(n) +
-                                                      static_cast<float>(call.eps));
+                   const float inv =
+                       1.0f / std::sqrt(sum / static_cast<float>(n) + static_cast<float>(call.eps));
                    T* yr = y + r * n;
                    for (int64_t i = 0; i < n; ++i) yr[i] = store<T>(load(xr[i]) * inv * load(w[i]));
                  }

@@ -26,7 +26,9 @@ inline constexpr int kRowCache = 8;
 // in registers made fp16 and fp32 RMSNorm and LayerNorm faster (RMSNorm llama-405b prefill fp16
 // 82% -> 96% of the copy) but bfloat16 slower (78% -> 51%), for a reason not yet understood, so
 // bfloat16 re-reads the row from L1/L2 instead (depth 0).
-inline int norm_cache_depth(DType dtype) { return dtype == DType::kBFloat16 ? 0 : kRowCache; }
+inline int norm_cache_depth(DType dtype) {
+  return dtype == DType::kBFloat16 ? 0 : kRowCache;
+}
 inline constexpr int64_t kRowMaxThreads = 512;
 
 // Threads per row block. With few rows (fewer than the SMs), or a kernel that keeps nothing in

@@ -58,8 +58,8 @@ class AddCuda final : public AddKernel {
     if (call.input_shape == call.output_shape && call.other_shape == call.output_shape) {
       const int vec = aligned16(ap) && aligned16(bp) && aligned16(op) ? vec_ : 1;
       const int64_t packs = std::max<int64_t>(n / vec, 1);
-      launch((vec == vec_ ? wide_ : narrow_).get(device), device, elementwise_grid(packs, device), 1,
-             kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha});
+      launch((vec == vec_ ? wide_ : narrow_).get(device), device, elementwise_grid(packs, device),
+             1, kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha});
       return;
     }
     BroadcastDesc d{};
@@ -67,7 +67,8 @@ class AddCuda final : public AddKernel {
     for (int i = 0; i < d.rank; ++i) d.shape[i] = call.output_shape[i];
     broadcast_strides(call.input_shape, call.output_shape, d.a_stride);
     broadcast_strides(call.other_shape, call.output_shape, d.b_stride);
-    // Offsets of every operand stay below the output's element count, so 32 bits suffice below 2^31.
+    // Offsets of every operand stay below the output's element count, so 32 bits suffice below
+    // 2^31.
     CudaFunction& fn = n < (int64_t{1} << 31) ? broadcast32_ : broadcast_;
     launch(fn.get(device), device, elementwise_grid(n, device), 1, kElementwiseBlock, 0,
            {&ap, &bp, &op, &n, &alpha, &d});

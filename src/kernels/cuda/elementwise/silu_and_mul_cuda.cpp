@@ -10,7 +10,8 @@ namespace tileops::cuda {
 namespace {
 
 KernelSource silu_source(DType dtype, int vec) {
-  return specialise(fmt::format("silu_and_mul_{}_v{}", cuda_type(dtype), vec), "elementwise/silu_and_mul.cu",
+  return specialise(fmt::format("silu_and_mul_{}_v{}", cuda_type(dtype), vec),
+                    "elementwise/silu_and_mul.cu",
                     fmt::format("typedef {} T;\nconstexpr int VEC = {};", cuda_type(dtype), vec));
 }
 
@@ -26,7 +27,8 @@ class SiluAndMulCuda final : public SiluAndMulKernel {
 
   static BuildPlan entry_for(const SiluAndMulCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
-    return {std::string(dtype_name(dtype)), [dtype] { return std::make_unique<SiluAndMulCuda>(dtype); }};
+    return {std::string(dtype_name(dtype)),
+            [dtype] { return std::make_unique<SiluAndMulCuda>(dtype); }};
   }
 
   void run(const SiluAndMulCall& call, const Tensor& x, const Tensor& out) override {
@@ -36,7 +38,8 @@ class SiluAndMulCuda final : public SiluAndMulKernel {
     void* op = out.data();
     int64_t m = call.m, n = call.n;
     launch((vec == vec_ ? wide_ : narrow_).get(device), device,
-           elementwise_grid(call.m * call.n / vec, device), 1, kElementwiseBlock, 0, {&xp, &op, &m, &n});
+           elementwise_grid(call.m * call.n / vec, device), 1, kElementwiseBlock, 0,
+           {&xp, &op, &m, &n});
   }
 
  private:
@@ -44,7 +47,8 @@ class SiluAndMulCuda final : public SiluAndMulKernel {
   CudaFunction wide_, narrow_;
 };
 
-const StaticKernelRegistration<SiluAndMulCuda> kRegistration("SiluAndMulFwdOp", "silu_and_mul_cuda");
+const StaticKernelRegistration<SiluAndMulCuda> kRegistration("SiluAndMulFwdOp",
+                                                             "silu_and_mul_cuda");
 const bool kVariants = [] {
   register_cuda_variants("silu_and_mul", [] {
     std::vector<KernelSource> v;

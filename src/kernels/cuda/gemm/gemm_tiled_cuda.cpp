@@ -10,10 +10,11 @@ namespace tileops::cuda {
 namespace {
 
 KernelSource gemm_source(DType dtype, bool trans_a, bool trans_b) {
-  return specialise(fmt::format("gemm_tiled_{}_{}{}", cuda_type(dtype), trans_a ? 't' : 'n', trans_b ? 't' : 'n'),
-                    "gemm/gemm_tiled.cu",
-                    fmt::format("typedef {} T;\nconstexpr bool TRANS_A = {};\nconstexpr bool TRANS_B = {};",
-                                cuda_type(dtype), trans_a, trans_b));
+  return specialise(
+      fmt::format("gemm_tiled_{}_{}{}", cuda_type(dtype), trans_a ? 't' : 'n', trans_b ? 't' : 'n'),
+      "gemm/gemm_tiled.cu",
+      fmt::format("typedef {} T;\nconstexpr bool TRANS_A = {};\nconstexpr bool TRANS_B = {};",
+                  cuda_type(dtype), trans_a, trans_b));
 }
 
 class GemmTiledCuda final : public GemmKernel {
@@ -22,7 +23,8 @@ class GemmTiledCuda final : public GemmKernel {
   static constexpr DeviceType devices[] = {kCUDA};
   static constexpr bool general = true;
 
-  GemmTiledCuda(DType dtype, bool ta, bool tb) : fn_(gemm_source(dtype, ta, tb), "gemm_tiled_kernel") {}
+  GemmTiledCuda(DType dtype, bool ta, bool tb)
+      : fn_(gemm_source(dtype, ta, tb), "gemm_tiled_kernel") {}
 
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;

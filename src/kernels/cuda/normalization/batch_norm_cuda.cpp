@@ -16,10 +16,11 @@ namespace tileops::cuda {
 namespace {
 
 KernelSource bn_source(DType d, bool w, bool b) {
-  return specialise(fmt::format("batch_norm_{}_w{}b{}", cuda_type(d), int(w), int(b)),
-                    "normalization/batch_norm.cu",
-                    fmt::format("typedef {} T;\nconstexpr bool HAS_WEIGHT = {};\nconstexpr bool HAS_BIAS = {};",
-                                cuda_type(d), w, b));
+  return specialise(
+      fmt::format("batch_norm_{}_w{}b{}", cuda_type(d), int(w), int(b)),
+      "normalization/batch_norm.cu",
+      fmt::format("typedef {} T;\nconstexpr bool HAS_WEIGHT = {};\nconstexpr bool HAS_BIAS = {};",
+                  cuda_type(d), w, b));
 }
 
 // The functions of one specialisation, and the launches every implementation shares.
@@ -33,8 +34,8 @@ struct BatchNormFunctions {
         apply(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_apply_kernel") {}
   CudaFunction stats, rows, split, finalize, infer, apply;
 
-  void apply_stats(const BatchNormCall& c, const Tensor& x, const Tensor& stats_buf, const Tensor& w,
-                   const Tensor& b, const Tensor& y) {
+  void apply_stats(const BatchNormCall& c, const Tensor& x, const Tensor& stats_buf,
+                   const Tensor& w, const Tensor& b, const Tensor& y) {
     const int device = device_of(x);
     const void *xp = x.data(), *sp = stats_buf.data(), *wp = w.data(), *bp = b.data();
     void* yp = y.data();
@@ -45,7 +46,8 @@ struct BatchNormFunctions {
 };
 
 BuildPlan plan_for(const BatchNormCall& c, std::function<std::unique_ptr<Kernel>()> make) {
-  return {fmt::format("{},w{},b{}", dtype_name(c.dtype), c.has_weight, c.has_bias), std::move(make)};
+  return {fmt::format("{},w{},b{}", dtype_name(c.dtype), c.has_weight, c.has_bias),
+          std::move(make)};
 }
 
 template <typename Derived>

@@ -24,7 +24,9 @@ KernelSource row_source(const char* kernel, const char* path, DType dtype, int v
                                 cuda_type(dtype), vec, depth));
 }
 
-int wide(DType dtype) { return static_cast<int>(16 / dtype_size(dtype)); }
+int wide(DType dtype) {
+  return static_cast<int>(16 / dtype_size(dtype));
+}
 
 class LayerNormCuda final : public LayerNormKernel {
  public:
@@ -32,8 +34,10 @@ class LayerNormCuda final : public LayerNormKernel {
   static constexpr DeviceType devices[] = {kCUDA};
   explicit LayerNormCuda(DType d)
       : vec_(wide(d)),
-        wide_(row_source("layer_norm", "normalization/layer_norm.cu", d, vec_), "layer_norm_kernel"),
-        narrow_(row_source("layer_norm", "normalization/layer_norm.cu", d, 1), "layer_norm_kernel") {}
+        wide_(row_source("layer_norm", "normalization/layer_norm.cu", d, vec_),
+              "layer_norm_kernel"),
+        narrow_(row_source("layer_norm", "normalization/layer_norm.cu", d, 1),
+                "layer_norm_kernel") {}
   static BuildPlan entry_for(const LayerNormCall& call, const DeviceFacts&) {
     const DType d = call.dtype;
     return {std::string(dtype_name(d)), [d] { return std::make_unique<LayerNormCuda>(d); }};
@@ -46,9 +50,10 @@ class LayerNormCuda final : public LayerNormKernel {
     void* yp = y.data();
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    launch((vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.rows), 1,
-           row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0), 0,
-           {&xp, &wp, &bp, &yp, &n, &eps});
+    launch(
+        (vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.rows), 1,
+        row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0),
+        0, {&xp, &wp, &bp, &yp, &n, &eps});
   }
 
  private:
@@ -72,8 +77,8 @@ class FusedAddRMSNormCuda final : public FusedAddRMSNormKernel {
   }
   void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
            const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
-    const int vec = row_vector_width(call.dtype, call.n,
-                                     {x.data(), residual.data(), w.data(), y.data(), residual_out.data()});
+    const int vec = row_vector_width(
+        call.dtype, call.n, {x.data(), residual.data(), w.data(), y.data(), residual_out.data()});
     const int device = device_of(x);
     const void *xp = x.data(), *rp = residual.data(), *wp = w.data();
     void *yp = y.data(), *op = residual_out.data();
@@ -98,7 +103,8 @@ const bool kVariants = [] {
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (int vec : {wide(d), 1}) {
         v.push_back(row_source("layer_norm", "normalization/layer_norm.cu", d, vec));
-        v.push_back(row_source("fused_add_rms_norm", "normalization/fused_add_rms_norm.cu", d, vec));
+        v.push_back(
+            row_source("fused_add_rms_norm", "normalization/fused_add_rms_norm.cu", d, vec));
       }
     }
     return v;

@@ -11,8 +11,10 @@ namespace tileops::cuda {
 namespace {
 
 KernelSource rms_norm_source(DType dtype, int vec) {
-  return specialise(fmt::format("rms_norm_{}_v{}", cuda_type(dtype), vec), "normalization/rms_norm.cu",
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};", cuda_type(dtype), vec, norm_cache_depth(dtype)));
+  return specialise(fmt::format("rms_norm_{}_v{}", cuda_type(dtype), vec),
+                    "normalization/rms_norm.cu",
+                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};",
+                                cuda_type(dtype), vec, norm_cache_depth(dtype)));
 }
 
 class RMSNormCuda final : public RMSNormKernel {
@@ -27,10 +29,12 @@ class RMSNormCuda final : public RMSNormKernel {
 
   static BuildPlan entry_for(const RMSNormCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
-    return {std::string(dtype_name(dtype)), [dtype] { return std::make_unique<RMSNormCuda>(dtype); }};
+    return {std::string(dtype_name(dtype)),
+            [dtype] { return std::make_unique<RMSNormCuda>(dtype); }};
   }
 
-  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight, const Tensor& out) override {
+  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
+           const Tensor& out) override {
     const int vec = row_vector_width(call.dtype, call.n, {x.data(), weight.data(), out.data()});
     const int device = device_of(x);
     CUfunction fn = (vec == vec_ ? wide_ : narrow_).get(device);
@@ -39,11 +43,14 @@ class RMSNormCuda final : public RMSNormKernel {
     void* yp = out.data();
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    block_ = row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0);
+    block_ =
+        row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0);
     launch(fn, device, static_cast<unsigned>(call.rows), 1, block_, 0, {&xp, &wp, &yp, &n, &eps});
   }
 
-  std::string config() const override { return fmt::format("block={},vec<={}", block_.load(), vec_); }
+  std::string config() const override {
+    return fmt::format("block={},vec<={}", block_.load(), vec_);
+  }
 
  private:
   CudaFunction wide_, narrow_;

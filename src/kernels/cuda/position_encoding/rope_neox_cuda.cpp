@@ -23,7 +23,8 @@ class RopeNeoxCuda final : public RopeNeoxKernel {
 
   static BuildPlan entry_for(const RopeNeoxCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
-    return {std::string(dtype_name(dtype)), [dtype] { return std::make_unique<RopeNeoxCuda>(dtype); }};
+    return {std::string(dtype_name(dtype)),
+            [dtype] { return std::make_unique<RopeNeoxCuda>(dtype); }};
   }
 
   void run(const RopeNeoxCall& call, const Tensor& x, const Tensor& out) override {
@@ -32,8 +33,8 @@ class RopeNeoxCuda final : public RopeNeoxKernel {
     void* op = out.data();
     int64_t b = call.batch, s = call.seq, h = call.heads, d = call.dim;
     double base = call.base;
-    launch(fn_.get(device), device, elementwise_grid(s * (d / 2), device), 1,
-           kElementwiseBlock, 0, {&xp, &op, &b, &s, &h, &d, &base});
+    launch(fn_.get(device), device, elementwise_grid(s * (d / 2), device), 1, kElementwiseBlock, 0,
+           {&xp, &op, &b, &s, &h, &d, &base});
   }
 
  private:
@@ -44,7 +45,8 @@ const StaticKernelRegistration<RopeNeoxCuda> kRegistration("RopeNeoxFwdOp", "rop
 const bool kVariants = [] {
   register_cuda_variants("rope_neox", [] {
     std::vector<KernelSource> v;
-    for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) v.push_back(rope_source(d));
+    for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32})
+      v.push_back(rope_source(d));
     return v;
   });
   return true;

@@ -12,14 +12,17 @@ namespace tileops::cuda {
 namespace {
 
 KernelSource softmax_source(DType dtype, int vec, bool log) {
-  return specialise(fmt::format("{}_{}_v{}", log ? "log_softmax" : "softmax", cuda_type(dtype), vec),
-                    "reduction/softmax.cu",
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};\n"
-                                "constexpr bool LOG = {};",
-                                cuda_type(dtype), vec, kRowCache, log));
+  return specialise(
+      fmt::format("{}_{}_v{}", log ? "log_softmax" : "softmax", cuda_type(dtype), vec),
+      "reduction/softmax.cu",
+      fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};\n"
+                  "constexpr bool LOG = {};",
+                  cuda_type(dtype), vec, kRowCache, log));
 }
 
-int wide(DType dtype) { return static_cast<int>(16 / dtype_size(dtype)); }
+int wide(DType dtype) {
+  return static_cast<int>(16 / dtype_size(dtype));
+}
 
 // Shared by both interfaces: they differ only in LOG.
 class SoftmaxLauncher {
@@ -44,19 +47,21 @@ class SoftmaxLauncher {
       // Few long rows (an LM head's logits): split each row so every SM has work.
       const int vec = row_vector_width(call.dtype, call.n, {xp, yp});
       const int64_t packs = call.n / vec;
-      const int64_t chunks = std::clamp<int64_t>(2 * sms / call.outer, 1, std::max<int64_t>(1, packs / 256));
+      const int64_t chunks =
+          std::clamp<int64_t>(2 * sms / call.outer, 1, std::max<int64_t>(1, packs / 256));
       int64_t chunk = (packs + chunks - 1) / chunks;
       Tensor partial = Tensor::empty(Shape{call.outer * chunks * 2}, DType::kFloat32, x.device());
       void* pp = partial.data();
       const bool w = vec == vec_;
-      launch((w ? partial_wide_ : partial_narrow_).get(device), device, static_cast<unsigned>(chunks),
-             static_cast<unsigned>(call.outer), 256, 0, {&xp, &pp, &n, &chunk});
+      launch((w ? partial_wide_ : partial_narrow_).get(device), device,
+             static_cast<unsigned>(chunks), static_cast<unsigned>(call.outer), 256, 0,
+             {&xp, &pp, &n, &chunk});
       launch((w ? finish_wide_ : finish_narrow_).get(device), device, static_cast<unsigned>(chunks),
              static_cast<unsigned>(call.outer), 256, 0, {&xp, &yp, &pp, &n, &chunk});
     } else if (call.inner == 1) {
       const int vec = row_vector_width(call.dtype, call.n, {xp, yp});
-      launch((vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.outer), 1,
-             row_block_size(call.n, vec, call.outer, sms, true), 0, {&xp, &yp, &n});
+      launch((vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.outer),
+             1, row_block_size(call.n, vec, call.outer, sms, true), 0, {&xp, &yp, &n});
     } else {
       launch(strided_.get(device), device, elementwise_grid(outer * inner, device), 1,
              kElementwiseBlock, 0, {&xp, &yp, &outer, &n, &inner});
@@ -65,7 +70,8 @@ class SoftmaxLauncher {
 
  private:
   int vec_;
-  CudaFunction wide_, narrow_, strided_, partial_wide_, finish_wide_, partial_narrow_, finish_narrow_;
+  CudaFunction wide_, narrow_, strided_, partial_wide_, finish_wide_, partial_narrow_,
+      finish_narrow_;
 };
 
 class SoftmaxCuda final : public SoftmaxKernel {
@@ -77,7 +83,9 @@ class SoftmaxCuda final : public SoftmaxKernel {
     const DType d = call.dtype;
     return {std::string(dtype_name(d)), [d] { return std::make_unique<SoftmaxCuda>(d); }};
   }
-  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override { launcher_.run(call, x, y); }
+  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
+    launcher_.run(call, x, y);
+  }
 
  private:
   SoftmaxLauncher launcher_;
@@ -92,7 +100,9 @@ class LogSoftmaxCuda final : public LogSoftmaxKernel {
     const DType d = call.dtype;
     return {std::string(dtype_name(d)), [d] { return std::make_unique<LogSoftmaxCuda>(d); }};
   }
-  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override { launcher_.run(call, x, y); }
+  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
+    launcher_.run(call, x, y);
+  }
 
  private:
   SoftmaxLauncher launcher_;
