@@ -24,8 +24,6 @@
 namespace tileops::cli {
 namespace {
 
-constexpr double kReferenceFlopLimit = 4e9;  // the float64 check is skipped above this
-
 std::filesystem::path profile_path(const DeviceFacts& facts) {
   const char* dir = std::getenv("TILEOPS_CACHE_DIR");
   const std::filesystem::path base =
@@ -45,7 +43,7 @@ std::optional<double> stored_copy_tbs(const DeviceFacts& facts) {
 }
 
 nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& timing,
-                          std::optional<double> roof_tbs) {
+                          std::optional<double> roof_tbs, bool tuned) {
   nlohmann::json row{{"op", c.op_name()},
                      {"label", c.label},
                      {"dtype", dtype_name(c.dtype)},
@@ -55,6 +53,8 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
   row["input_shapes"] = shapes;
   try {
     std::unique_ptr<Op> op = make_case_op(c);
+    if (tuned) op->request_tune();  // the checked first call settles the tuning
+    row["tuned"] = tuned;
     // Every parameter by name, defaults included (the torch baseline reads them).
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [name, value] : op->param_values())
@@ -131,30 +131,14 @@ int bench_command(const std::vector<std::string>& raw) {
       {"--workload", OptionKind::kValue}, {"--all", OptionKind::kFlag},
       {"--dtype", OptionKind::kValue},    {"--device", OptionKind::kValue},
       {"--iters", OptionKind::kValue},    {"--json", OptionKind::kValue},
-      {"--no-flush", OptionKind::kFlag}};
+      {"--no-flush", OptionKind::kFlag},  {"--tuned", OptionKind::kFlag}};
   Arguments args("bench", raw, kSpecs);
   const DeviceChoice choice = choose_device(args.value("--device"));
   TimingOptions timing;
   if (auto n = args.integer("--iters")) timing.iterations = static_cast<int>(*n);
   timing.flush_l2 = !args.flag("--no-flush");
-  std::optional<DType> dtype;
-  if (auto d = args.value("--dtype")) dtype = parse_dtype(*d);
-  std::vector<Case> cases;
-  if (args.flag("--all")) {
-    for (const OpClassInfo* info : op_classes()) {
-      if (!info->factory) continue;
-      for (Case& c : all_workload_cases(*info, dtype)) cases.push_back(std::move(c));
-    }
-  } else {
-    for (const std::string& name : args.positionals()) {
-      const OpClassInfo& info = implemented_op(name);
-      for (Case& c : (args.has("--workload") ? select_cases(info, args, false)
-                                             : all_workload_cases(info, dtype))) {
-        cases.push_back(std::move(c));
-      }
-    }
-  }
-  if (cases.empty()) throw UsageError("bench: name ops (or --all) to benchmark");
+  const std::vector<Case> cases = named_or_all_cases(args);
+  const bool tuned = args.flag("--tuned");
   nlohmann::json results = nlohmann::json::array();
   Table table({"op", "workload", "dtype", "device", "median us", "p10-p90", "TB/s", "copy us",
                "eff/copy", "TFLOP/s", "host us", "served by"});
@@ -163,7 +147,7 @@ int bench_command(const std::vector<std::string>& raw) {
     const Device device = device_for(*c.op, choice);
     std::optional<double> roof;
     if (device.type == kCUDA) roof = stored_copy_tbs(read_device_facts(device));
-    nlohmann::json row = bench_case(c, device, timing, roof);
+    nlohmann::json row = bench_case(c, device, timing, roof, tuned);
     if (row["status"] != "ok") ++failures;
     table.add_row({row["op"], row["label"], row["dtype"], row["device"],
                    row["status"] == "ok" ? num(row, "median_us") : std::string(row["status"]),

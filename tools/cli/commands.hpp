@@ -13,5 +13,7 @@ int explain_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
 int calibrate_command(const std::vector<std::string>& args);
+int warmup_command(const std::vector<std::string>& args);
+int tune_command(const std::vector<std::string>& args);
 
 }  // namespace tileops::cli

@@ -9,6 +9,10 @@
 
 namespace tileops::cli {
 
+// Above this many flops (from the roofline) the float64 reference is too costly and the first
+// call is not checked.
+inline constexpr double kReferenceFlopLimit = 4e9;
+
 struct CheckedCall {
   CheckResult check;
   std::vector<Tensor> inputs;  // the inputs on the device, for the timed calls

@@ -29,12 +29,20 @@ commands:
       skipping rows above --max-gflop (default 2) or --max-mb (default 256). Exit 1 on a failure.
 
   bench   (OP ... [--workload LABEL] | --all) [--dtype D] [--device DEV] [--iters N]
-          [--no-flush] [--json FILE]
+          [--no-flush] [--tuned] [--json FILE]
       Device time with a cold L2 (median, p10-p90 over N calls), TB/s and TFLOP/s from the
       roofline, a device-to-device copy of the same bytes as the floor of memory-bound rows,
       the fraction of the calibrated roof, and the host cost of a call. Rows checked first.
+      --tuned enters tuned mode first (settled choices, see tune).
   calibrate [--device cuda:N]
       Measures the device's copy bandwidth and stores it as the board's profile.
+  warmup  (OP ... [--workload LABEL] | --all) [--dtype D] [--device cuda:N]
+      Runs each workload once so every kernel it dispatches to is compiled into the kernel
+      cache (or found there); a progress bar, then how many kernels were compiled.
+  tune    (OP ... [--workload LABEL] | --all) [--dtype D] [--device cuda:N] [--warmup N]
+          [--runs N]
+      Tunes each workload's kernels on the device (every candidate config checked and timed)
+      and stores the fastest per board and call spec; a later request_tune() reuses it.
 
 --workload takes a row label of the op's manifest entry (its dtypes, or --dtype instead);
 --shape gives an input's shape by name (x=2048x4096; --param then gives the parameters).
@@ -68,8 +76,11 @@ int main(int argc, char** argv) {
     if (command == "run") return cli::run_command(args);
     if (command == "bench") return cli::bench_command(args);
     if (command == "calibrate") return cli::calibrate_command(args);
-    throw cli::UsageError("unknown command '" + command +
-                          "'; expected one of [list, check, explain, run, bench, calibrate, help]");
+    if (command == "warmup") return cli::warmup_command(args);
+    if (command == "tune") return cli::tune_command(args);
+    throw cli::UsageError(
+        "unknown command '" + command +
+        "'; expected one of [list, check, explain, run, bench, calibrate, warmup, tune, help]");
   } catch (const cli::UsageError& e) {
     std::cerr << "tileops: " << e.what() << '\n';
     return cli::kExitUsage;

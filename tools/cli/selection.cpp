@@ -272,4 +272,28 @@ ParamValue parse_param(const OpSchema& schema, const ParamSlot& slot, std::strin
   throw UsageError(fmt::format("{}: unsupported parameter kind", what));
 }
 
+std::vector<Case> named_or_all_cases(const Arguments& args) {
+  std::optional<DType> dtype;
+  if (auto d = args.value("--dtype")) dtype = parse_dtype(*d);
+  std::vector<Case> cases;
+  if (args.flag("--all")) {
+    args.expect_no_positionals();
+    if (args.has("--workload")) throw UsageError(args.command() + ": --all takes no --workload");
+    for (const OpClassInfo* info : op_classes()) {
+      if (!info->factory || info->schema->status != "implemented") continue;
+      for (Case& c : all_workload_cases(*info, dtype)) cases.push_back(std::move(c));
+    }
+  } else {
+    for (const std::string& name : args.positionals()) {
+      const OpClassInfo& info = implemented_op(name);
+      for (Case& c : (args.has("--workload") ? select_cases(info, args, false)
+                                             : all_workload_cases(info, dtype))) {
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+  if (cases.empty()) throw UsageError(args.command() + ": name ops (or --all)");
+  return cases;
+}
+
 }  // namespace tileops::cli

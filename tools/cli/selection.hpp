@@ -41,6 +41,10 @@ std::vector<Case> all_workload_cases(const OpClassInfo& op, std::optional<DType>
 std::vector<Case> select_cases(const OpClassInfo& op, const Arguments& args,
                                bool allow_all_workloads);
 
+// The cases of commands that take `OP ... [--workload LABEL] | --all` with --dtype (bench, tune,
+// warmup): every workload of every implemented op, or of the named ones. UsageError when none.
+std::vector<Case> named_or_all_cases(const Arguments& args);
+
 // The op constructed with the case's parameters.
 std::unique_ptr<Op> make_case_op(const Case& c, Target target = {});
 // As make_case_op for a case the user described: when --param or --shape was given, a

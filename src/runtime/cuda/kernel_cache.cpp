@@ -1,7 +1,5 @@
 #include "runtime/cuda/kernel_cache.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +11,7 @@
 #include <openssl/evp.h>
 
 #include "runtime/cuda/nvrtc_api.hpp"
+#include "runtime/file_lock.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/runtime/log.hpp"
 
@@ -27,24 +26,6 @@ std::string sha256_raw(const char* data, size_t size) {
   EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr);
   return std::string(reinterpret_cast<char*>(digest), 32);
 }
-
-// Holds an exclusive flock on <path>.lock while alive.
-class FileLock {
- public:
-  explicit FileLock(const std::filesystem::path& path) {
-    fd_ = ::open((path.string() + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
-  }
-  ~FileLock() {
-    if (fd_ >= 0) {
-      ::flock(fd_, LOCK_UN);
-      ::close(fd_);
-    }
-  }
-
- private:
-  int fd_ = -1;
-};
 
 }  // namespace
 

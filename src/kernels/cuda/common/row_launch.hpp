@@ -31,16 +31,25 @@ inline int norm_cache_depth(DType dtype) {
 }
 inline constexpr int64_t kRowMaxThreads = 512;
 
-// Threads per row block. With few rows (fewer than the SMs), or a kernel that keeps nothing in
-// registers, each thread takes about one access, for the most memory parallelism per row; a
-// caching kernel with many rows takes about four, so the row stays in registers and blocks stay
-// small enough to fill the SMs. Rounded to warps, in [32, 512] when caching, else [32, 1024].
-inline unsigned row_block_size(int64_t n, int vec, int64_t rows, int sms, bool cached) {
+// Threads per row block when each thread takes about per_thread accesses, rounded to warps, in
+// [32, 512] when caching (the launch bounds then leave 128 registers a thread), else [32, 1024].
+inline unsigned row_block_threads(int64_t n, int vec, int64_t per_thread, bool cached) {
   const int64_t packs = (n + vec - 1) / vec;
-  const int64_t per_thread = rows < sms || !cached ? 1 : 4;
   const int64_t threads = (packs + per_thread - 1) / per_thread;
   const int64_t cap = cached ? kRowMaxThreads : 1024;
   return static_cast<unsigned>(std::clamp<int64_t>((threads + 31) / 32 * 32, 32, cap));
+}
+
+// The untuned choice of accesses per thread. With few rows (fewer than the SMs), or a kernel that
+// keeps nothing in registers, each thread takes about one access, for the most memory
+// parallelism per row; a caching kernel with many rows takes about four, so the row stays in
+// registers and blocks stay small enough to fill the SMs.
+inline int64_t default_per_thread(int64_t rows, int sms, bool cached) {
+  return rows < sms || !cached ? 1 : 4;
+}
+
+inline unsigned row_block_size(int64_t n, int vec, int64_t rows, int sms, bool cached) {
+  return row_block_threads(n, vec, default_per_thread(rows, sms, cached), cached);
 }
 
 }  // namespace tileops::cuda

@@ -1,20 +1,46 @@
 // GemmFwdOp on CUDA: a simple tiled kernel (correct for every shape and transpose; a fast
-// Hopper GEMM is later work). General, so a specialised kernel added later outranks it.
+// Hopper GEMM is later work). General, so a specialised kernel added later outranks it. Its tile
+// configurations are tuning candidates (docs/design/tuning.md).
+#include <array>
+
 #include <fmt/format.h>
 
+#include "kernels/cuda/common/cuda_trial.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "runtime/tuning/tuner.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops::cuda {
 namespace {
 
-KernelSource gemm_source(DType dtype, bool trans_a, bool trans_b) {
+struct GemmTile {
+  int bm, bn, bk, tm, tn;  // block tile, k-step, per-thread micro-tile; 256 threads each
+  std::string name() const { return fmt::format("{}x{}x{}/{}x{}", bm, bn, bk, tm, tn); }
+};
+constexpr std::array<GemmTile, 6> kTiles{{{64, 64, 16, 4, 4},
+                                          {128, 64, 16, 8, 4},
+                                          {64, 128, 16, 4, 8},
+                                          {128, 128, 8, 8, 8},
+                                          {32, 64, 16, 2, 4},
+                                          {64, 32, 16, 4, 2}}};
+constexpr int kDefaultTile = 0;
+constexpr unsigned kThreads = 256;
+
+KernelSource gemm_source(DType dtype, bool trans_a, bool trans_b, const GemmTile& t) {
   return specialise(
-      fmt::format("gemm_tiled_{}_{}{}", cuda_type(dtype), trans_a ? 't' : 'n', trans_b ? 't' : 'n'),
+      fmt::format("gemm_tiled_{}_{}{}_{}x{}x{}_{}x{}", cuda_type(dtype), trans_a ? 't' : 'n',
+                  trans_b ? 't' : 'n', t.bm, t.bn, t.bk, t.tm, t.tn),
       "gemm/gemm_tiled.cu",
-      fmt::format("typedef {} T;\nconstexpr bool TRANS_A = {};\nconstexpr bool TRANS_B = {};",
-                  cuda_type(dtype), trans_a, trans_b));
+      fmt::format("typedef {} T;\nconstexpr bool TRANS_A = {};\nconstexpr bool TRANS_B = {};\n"
+                  "constexpr int BM = {}, BN = {}, BK = {}, TM = {}, TN = {};",
+                  cuda_type(dtype), trans_a, trans_b, t.bm, t.bn, t.bk, t.tm, t.tn));
+}
+
+std::vector<std::string> tile_names() {
+  std::vector<std::string> names;
+  for (const GemmTile& t : kTiles) names.push_back(t.name());
+  return names;
 }
 
 class GemmTiledCuda final : public GemmKernel {
@@ -23,8 +49,12 @@ class GemmTiledCuda final : public GemmKernel {
   static constexpr DeviceType devices[] = {kCUDA};
   static constexpr bool general = true;
 
-  GemmTiledCuda(DType dtype, bool ta, bool tb)
-      : fn_(gemm_source(dtype, ta, tb), "gemm_tiled_kernel") {}
+  GemmTiledCuda(DType dtype, bool ta, bool tb) : tuner_("gemm_tiled_cuda", tile_names()) {
+    for (const GemmTile& t : kTiles) {
+      fns_.push_back(
+          std::make_unique<CudaFunction>(gemm_source(dtype, ta, tb, t), "gemm_tiled_kernel"));
+    }
+  }
 
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
@@ -35,18 +65,45 @@ class GemmTiledCuda final : public GemmKernel {
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
     const int device = device_of(a);
-    const void* ap = a.data();
-    const void* bp = b.data();
-    void* dp = d.data();
-    int64_t m = call.m, n = call.n, k = call.k;
-    launch(fn_.get(device), device, static_cast<unsigned>((n + 63) / 64),
-           static_cast<unsigned>((m + 63) / 64), 256, 0, {&ap, &bp, &dp, &m, &n, &k});
+    const int tile = tuner_.tuned() ? tuned_tile(call, device, a, b, d) : kDefaultTile;
+    last_tile_.store(tile, std::memory_order_relaxed);
+    enqueue(tile, call, device, a.data(), b.data(), d.data());
   }
 
-  std::string config() const override { return "tile=64x64x16"; }
+  std::string config() const override {
+    return "tile=" + kTiles[last_tile_.load(std::memory_order_relaxed)].name();
+  }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
 
  private:
-  CudaFunction fn_;
+  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp,
+               void* dp) {
+    const GemmTile& t = kTiles[tile];
+    int64_t m = call.m, n = call.n, k = call.k;
+    launch(fns_[tile]->get(device), device, static_cast<unsigned>((n + t.bn - 1) / t.bn),
+           static_cast<unsigned>((m + t.bm - 1) / t.bm), kThreads, 0, {&ap, &bp, &dp, &m, &n, &k});
+  }
+
+  int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,
+                 const Tensor& d) {
+    const std::string spec =
+        fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n, call.k,
+                    call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
+    return tuner_.choose(tuning_board(device), spec, kDefaultTile, [&] {
+      require_not_capturing(device, "gemm_tiled_cuda");
+      return std::make_unique<CudaTrial>(
+          device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
+          std::vector<Tensor>{empty_device_like(d)},
+          [this, call, device](int tile, std::span<const Tensor> in, std::span<const Tensor> out) {
+            enqueue(tile, call, device, in[0].data(), in[1].data(), out[0].data());
+          });
+    });
+  }
+
+  std::vector<std::unique_ptr<CudaFunction>> fns_;
+  tuning::Tuner tuner_;
+  std::atomic<int> last_tile_{kDefaultTile};
 };
 
 const StaticKernelRegistration<GemmTiledCuda> kRegistration("GemmFwdOp", "gemm_tiled_cuda");
@@ -55,7 +112,9 @@ const bool kVariants = [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (bool ta : {false, true}) {
-        for (bool tb : {false, true}) v.push_back(gemm_source(d, ta, tb));
+        for (bool tb : {false, true}) {
+          for (const GemmTile& t : kTiles) v.push_back(gemm_source(d, ta, tb, t));
+        }
       }
     }
     return v;

@@ -1,9 +1,10 @@
-// LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA: one block per row, like RMSNorm.
+// LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA: one block per row, like RMSNorm, with the
+// same tuning candidates (common/row_tuning.hpp).
 #include <atomic>
 
 #include <fmt/format.h>
 
-#include "kernels/cuda/common/row_launch.hpp"
+#include "kernels/cuda/common/row_tuning.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
@@ -11,33 +12,35 @@
 namespace tileops::cuda {
 namespace {
 
-// FusedAddRMSNorm keeps nothing in registers: measured on the H200, re-reading residual_out
-// (which the block just wrote) ran at 94-96% of the copy, caching at 70-77%.
-int cache_depth(const char* kernel, DType dtype) {
-  return std::string_view(kernel) == "fused_add_rms_norm" ? 0 : norm_cache_depth(dtype);
+constexpr const char* kLayerNormPath = "normalization/layer_norm.cu";
+constexpr const char* kFusedPath = "normalization/fused_add_rms_norm.cu";
+
+std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
+  return fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
 }
 
-KernelSource row_source(const char* kernel, const char* path, DType dtype, int vec) {
-  const int depth = cache_depth(kernel, dtype);
-  return specialise(fmt::format("{}_{}_v{}_c{}", kernel, cuda_type(dtype), vec, depth), path,
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};",
-                                cuda_type(dtype), vec, depth));
-}
+// The config last launched, for config().
+class LastRowConfig {
+ public:
+  void set(int config, unsigned block) {
+    config_.store(config, std::memory_order_relaxed);
+    block_.store(block, std::memory_order_relaxed);
+  }
+  std::string str() const {
+    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
+  }
 
-int wide(DType dtype) {
-  return static_cast<int>(16 / dtype_size(dtype));
-}
+ private:
+  std::atomic<int> config_{0};
+  std::atomic<unsigned> block_{0};
+};
 
 class LayerNormCuda final : public LayerNormKernel {
  public:
   using Interface = LayerNormKernel;
   static constexpr DeviceType devices[] = {kCUDA};
   explicit LayerNormCuda(DType d)
-      : vec_(wide(d)),
-        wide_(row_source("layer_norm", "normalization/layer_norm.cu", d, vec_),
-              "layer_norm_kernel"),
-        narrow_(row_source("layer_norm", "normalization/layer_norm.cu", d, 1),
-                "layer_norm_kernel") {}
+      : set_("layer_norm", kLayerNormPath, "layer_norm_kernel", d, "layer_norm_cuda") {}
   static BuildPlan entry_for(const LayerNormCall& call, const DeviceFacts&) {
     const DType d = call.dtype;
     return {std::string(dtype_name(d)), [d] { return std::make_unique<LayerNormCuda>(d); }};
@@ -46,31 +49,45 @@ class LayerNormCuda final : public LayerNormKernel {
            const Tensor& y) override {
     const int vec = row_vector_width(call.dtype, call.n, {x.data(), w.data(), b.data(), y.data()});
     const int device = device_of(x);
-    const void *xp = x.data(), *wp = w.data(), *bp = b.data();
-    void* yp = y.data();
-    int64_t n = call.n;
-    float eps = static_cast<float>(call.eps);
-    launch(
-        (vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.rows), 1,
-        row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0),
-        0, {&xp, &wp, &bp, &yp, &n, &eps});
+    int config = default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device));
+    if (set_.tuned()) {
+      config = set_.choose(
+          device, row_spec(call.dtype, call.rows, call.n, vec), config, {&x, &w, &b}, {&y},
+          [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
+            enqueue(call, vec, device, c, in[0].data(), in[1].data(), in[2].data(), o[0].data());
+          });
+    }
+    enqueue(call, vec, device, config, x.data(), w.data(), b.data(), y.data());
   }
+  std::string config() const override { return last_.str(); }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
 
  private:
-  int vec_;
-  CudaFunction wide_, narrow_;
+  void enqueue(const LayerNormCall& call, int vec, int device, int config, const void* xp,
+               const void* wp, const void* bp, void* yp) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    last_.set(config, block);
+    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
+           {&xp, &wp, &bp, &yp, &n, &eps});
+  }
+
+  RowKernelSet set_;
+  LastRowConfig last_;
 };
 
+// FusedAddRMSNorm keeps nothing in registers by default: measured on the H200, re-reading
+// residual_out (which the block just wrote) ran at 94-96% of the copy, caching at 70-77%.
 class FusedAddRMSNormCuda final : public FusedAddRMSNormKernel {
  public:
   using Interface = FusedAddRMSNormKernel;
   static constexpr DeviceType devices[] = {kCUDA};
   explicit FusedAddRMSNormCuda(DType d)
-      : vec_(wide(d)),
-        wide_(row_source("fused_add_rms_norm", "normalization/fused_add_rms_norm.cu", d, vec_),
-              "fused_add_rms_norm_kernel"),
-        narrow_(row_source("fused_add_rms_norm", "normalization/fused_add_rms_norm.cu", d, 1),
-                "fused_add_rms_norm_kernel") {}
+      : set_("fused_add_rms_norm", kFusedPath, "fused_add_rms_norm_kernel", d,
+             "fused_add_rms_norm_cuda") {}
   static BuildPlan entry_for(const FusedAddRMSNormCall& call, const DeviceFacts&) {
     const DType d = call.dtype;
     return {std::string(dtype_name(d)), [d] { return std::make_unique<FusedAddRMSNormCuda>(d); }};
@@ -80,18 +97,37 @@ class FusedAddRMSNormCuda final : public FusedAddRMSNormKernel {
     const int vec = row_vector_width(
         call.dtype, call.n, {x.data(), residual.data(), w.data(), y.data(), residual_out.data()});
     const int device = device_of(x);
-    const void *xp = x.data(), *rp = residual.data(), *wp = w.data();
-    void *yp = y.data(), *op = residual_out.data();
+    int config = default_row_config(0, call.rows, sm_count(device));
+    if (set_.tuned()) {
+      config = set_.choose(
+          device, row_spec(call.dtype, call.rows, call.n, vec), config, {&x, &residual, &w},
+          {&y, &residual_out},
+          [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
+            enqueue(call, vec, device, c, in[0].data(), in[1].data(), in[2].data(), o[0].data(),
+                    o[1].data());
+          });
+    }
+    enqueue(call, vec, device, config, x.data(), residual.data(), w.data(), y.data(),
+            residual_out.data());
+  }
+  std::string config() const override { return last_.str(); }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
+
+ private:
+  void enqueue(const FusedAddRMSNormCall& call, int vec, int device, int config, const void* xp,
+               const void* rp, const void* wp, void* yp, void* op) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    launch((vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.rows), 1,
-           row_block_size(call.n, vec, call.rows, sm_count(device), false), 0,
+    last_.set(config, block);
+    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
            {&xp, &rp, &wp, &yp, &op, &n, &eps});
   }
 
- private:
-  int vec_;
-  CudaFunction wide_, narrow_;
+  RowKernelSet set_;
+  LastRowConfig last_;
 };
 
 const StaticKernelRegistration<LayerNormCuda> kLayerNorm("LayerNormFwdOp", "layer_norm_cuda");
@@ -101,11 +137,9 @@ const bool kVariants = [] {
   register_cuda_variants("norm_rows", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-      for (int vec : {wide(d), 1}) {
-        v.push_back(row_source("layer_norm", "normalization/layer_norm.cu", d, vec));
-        v.push_back(
-            row_source("fused_add_rms_norm", "normalization/fused_add_rms_norm.cu", d, vec));
-      }
+      for (KernelSource& s : row_kernel_variants("layer_norm", kLayerNormPath, d)) v.push_back(s);
+      for (KernelSource& s : row_kernel_variants("fused_add_rms_norm", kFusedPath, d))
+        v.push_back(s);
     }
     return v;
   });

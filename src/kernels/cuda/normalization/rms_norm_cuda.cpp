@@ -1,21 +1,17 @@
-// RMSNormFwdOp on CUDA: compiled at first launch per dtype and access width.
+// RMSNormFwdOp on CUDA: compiled at first launch per dtype, access width and cache depth; the
+// cache depth and block size are tuning candidates (common/row_tuning.hpp).
 #include <atomic>
 
 #include <fmt/format.h>
 
-#include "kernels/cuda/common/row_launch.hpp"
+#include "kernels/cuda/common/row_tuning.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace tileops::cuda {
 namespace {
 
-KernelSource rms_norm_source(DType dtype, int vec) {
-  return specialise(fmt::format("rms_norm_{}_v{}", cuda_type(dtype), vec),
-                    "normalization/rms_norm.cu",
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};",
-                                cuda_type(dtype), vec, norm_cache_depth(dtype)));
-}
+constexpr const char* kPath = "normalization/rms_norm.cu";
 
 class RMSNormCuda final : public RMSNormKernel {
  public:
@@ -23,9 +19,7 @@ class RMSNormCuda final : public RMSNormKernel {
   static constexpr DeviceType devices[] = {kCUDA};
 
   explicit RMSNormCuda(DType dtype)
-      : wide_(rms_norm_source(dtype, static_cast<int>(16 / dtype_size(dtype))), "rms_norm_kernel"),
-        narrow_(rms_norm_source(dtype, 1), "rms_norm_kernel"),
-        vec_(static_cast<int>(16 / dtype_size(dtype))) {}
+      : set_("rms_norm", kPath, "rms_norm_kernel", dtype, "rms_norm_cuda") {}
 
   static BuildPlan entry_for(const RMSNormCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
@@ -37,25 +31,41 @@ class RMSNormCuda final : public RMSNormKernel {
            const Tensor& out) override {
     const int vec = row_vector_width(call.dtype, call.n, {x.data(), weight.data(), out.data()});
     const int device = device_of(x);
-    CUfunction fn = (vec == vec_ ? wide_ : narrow_).get(device);
-    const void* xp = x.data();
-    const void* wp = weight.data();
-    void* yp = out.data();
-    int64_t n = call.n;
-    float eps = static_cast<float>(call.eps);
-    block_ =
-        row_block_size(call.n, vec, call.rows, sm_count(device), norm_cache_depth(call.dtype) > 0);
-    launch(fn, device, static_cast<unsigned>(call.rows), 1, block_, 0, {&xp, &wp, &yp, &n, &eps});
+    int config = default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device));
+    if (set_.tuned()) {
+      config = set_.choose(
+          device,
+          fmt::format("{} rows={} n={} vec={}", dtype_name(call.dtype), call.rows, call.n, vec),
+          config, {&x, &weight}, {&out},
+          [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
+            enqueue(call, vec, device, c, in[0].data(), in[1].data(), o[0].data());
+          });
+    }
+    enqueue(call, vec, device, config, x.data(), weight.data(), out.data());
   }
 
   std::string config() const override {
-    return fmt::format("block={},vec<={}", block_.load(), vec_);
+    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
   }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
 
  private:
-  CudaFunction wide_, narrow_;
-  int vec_;
-  std::atomic<unsigned> block_{0};  // last launch, for config()
+  void enqueue(const RMSNormCall& call, int vec, int device, int config, const void* xp,
+               const void* wp, void* yp) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    config_.store(config, std::memory_order_relaxed);
+    block_.store(block, std::memory_order_relaxed);
+    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
+           {&xp, &wp, &yp, &n, &eps});
+  }
+
+  RowKernelSet set_;
+  std::atomic<int> config_{0};  // last launch, for config()
+  std::atomic<unsigned> block_{0};
 };
 
 const StaticKernelRegistration<RMSNormCuda> kRegistration("RMSNormFwdOp", "rms_norm_cuda");
@@ -63,8 +73,7 @@ const bool kVariants = [] {
   register_cuda_variants("rms_norm", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-      v.push_back(rms_norm_source(d, static_cast<int>(16 / dtype_size(d))));
-      v.push_back(rms_norm_source(d, 1));
+      for (KernelSource& s : row_kernel_variants("rms_norm", kPath, d)) v.push_back(std::move(s));
     }
     return v;
   });

@@ -1,0 +1,108 @@
+// Tuning candidates of the one-block-per-row norm kernels: how many packs each thread keeps in
+// registers (0 or kRowCache, a compile-time choice) and how many accesses each thread takes (the
+// block size). The untuned choice is the measured default of row_launch.hpp.
+#pragma once
+
+#include <array>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kernels/cuda/common/cuda_trial.hpp"
+#include "kernels/cuda/common/row_launch.hpp"
+#include "runtime/tuning/tuner.hpp"
+
+namespace tileops::cuda {
+
+struct RowConfig {
+  int cache;           // packs kept in registers per thread
+  int64_t per_thread;  // accesses per thread, which sizes the block
+  std::string name() const { return fmt::format("cache={}/per_thread={}", cache, per_thread); }
+};
+inline constexpr std::array<RowConfig, 6> kRowConfigs{
+    {{0, 1}, {0, 2}, {0, 4}, {kRowCache, 1}, {kRowCache, 2}, {kRowCache, 4}}};
+
+inline std::vector<std::string> row_config_names() {
+  std::vector<std::string> names;
+  for (const RowConfig& c : kRowConfigs) names.push_back(c.name());
+  return names;
+}
+
+// The candidate the untuned kernel runs: the given cache depth, the default accesses per thread.
+inline int default_row_config(int depth, int64_t rows, int sms) {
+  const int64_t per_thread = default_per_thread(rows, sms, depth > 0);
+  for (int i = 0; i < static_cast<int>(kRowConfigs.size()); ++i) {
+    if (kRowConfigs[i].cache == depth && kRowConfigs[i].per_thread == per_thread) return i;
+  }
+  return 0;
+}
+
+inline KernelSource row_kernel_source(const char* kernel, const char* path, DType dtype, int vec,
+                                      int depth) {
+  return specialise(fmt::format("{}_{}_v{}_c{}", kernel, cuda_type(dtype), vec, depth), path,
+                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};",
+                                cuda_type(dtype), vec, depth));
+}
+
+// Every source a row kernel may run: wide (16-byte) and scalar access, each cache depth.
+inline std::vector<KernelSource> row_kernel_variants(const char* kernel, const char* path,
+                                                     DType dtype) {
+  std::vector<KernelSource> v;
+  for (int vec : {static_cast<int>(16 / dtype_size(dtype)), 1}) {
+    for (int depth : {0, kRowCache})
+      v.push_back(row_kernel_source(kernel, path, dtype, vec, depth));
+  }
+  return v;
+}
+
+// The functions of one row kernel and dtype, compiled on first use, and its tuner.
+class RowKernelSet {
+ public:
+  RowKernelSet(const char* kernel, const char* path, const char* entry, DType dtype,
+               std::string tuner_name)
+      : wide_vec_(static_cast<int>(16 / dtype_size(dtype))),
+        name_(std::move(tuner_name)),
+        tuner_(name_, row_config_names()) {
+    for (int vec : {wide_vec_, 1}) {
+      for (int depth : {0, kRowCache}) {
+        fns_.push_back(std::make_unique<CudaFunction>(
+            row_kernel_source(kernel, path, dtype, vec, depth), entry));
+      }
+    }
+  }
+  int wide_vec() const { return wide_vec_; }
+  CUfunction get(int device, int vec, int depth) {
+    return fns_[(vec == wide_vec_ ? 0 : 2) + (depth > 0 ? 1 : 0)]->get(device);
+  }
+  tuning::Tuner& tuner() { return tuner_; }
+
+  bool tuned() const { return tuner_.tuned(); }
+
+  // The config for a call in tuned mode, settled per spec on scratch tensors shaped like inputs
+  // and outputs, run by enqueue(config, inputs, outputs).
+  template <typename Enqueue>
+  int choose(int device, const std::string& spec, int default_config,
+             std::initializer_list<const Tensor*> inputs,
+             std::initializer_list<const Tensor*> outputs, Enqueue enqueue) {
+    return tuner_.choose(tuning_board(device), spec, default_config, [&] {
+      require_not_capturing(device, name_);
+      std::vector<Tensor> in, out;
+      uint64_t seed = 1;
+      for (const Tensor* t : inputs) in.push_back(random_device_like(*t, seed++));
+      for (const Tensor* t : outputs) out.push_back(empty_device_like(*t));
+      return std::make_unique<CudaTrial>(device, std::move(in), std::move(out), enqueue);
+    });
+  }
+
+ private:
+  int wide_vec_;
+  std::string name_;
+  std::vector<std::unique_ptr<CudaFunction>> fns_;
+  tuning::Tuner tuner_;
+};
+
+}  // namespace tileops::cuda

@@ -1,0 +1,63 @@
+// Tuning of one kernel object over its candidate configurations (docs/design/tuning.md).
+// Untuned, a kernel runs its default candidate. After request_tune(), each call spec it meets is
+// settled once: from this object's memory, else from the on-disk store for the board, else by
+// checking and timing every candidate on the device (TuningTrial) and storing the fastest.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tileops/op/kernel.hpp"
+
+namespace tileops::tuning {
+
+// A call spec's candidates run on scratch data, supplied by the kernel when timing is needed.
+class TuningTrial {
+ public:
+  virtual ~TuningTrial() = default;
+  // Runs candidate c into poisoned outputs and compares them with the reference candidate's
+  // (the first one checked); false when they differ or hold a non-finite value. why says how.
+  virtual bool check(int candidate, std::string& why) = 0;
+  // Median device time of one run of candidate c, in microseconds.
+  virtual double time_us(int candidate, const TuneOptions& options) = 0;
+};
+
+struct TuningCounts {
+  int64_t timed = 0;   // call specs settled by timing
+  int64_t stored = 0;  // call specs settled from the on-disk store
+};
+// Process-wide counts, for tests and `tileops tune`.
+TuningCounts tuning_counts();
+
+class Tuner {
+ public:
+  Tuner(std::string kernel, std::vector<std::string> candidates);
+
+  void enter_tuned_mode(const TuneOptions& options);
+  bool tuned() const noexcept { return tuned_.load(std::memory_order_acquire); }
+  const std::vector<std::string>& candidates() const { return candidates_; }
+
+  // The candidate to run for spec. Untuned: fallback. Tuned: the settled choice; make_trial is
+  // called only when the spec must be timed.
+  int choose(const std::string& board, const std::string& spec, int fallback,
+             const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
+
+ private:
+  int settle(const std::string& board, const std::string& spec, int fallback,
+             const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
+
+  const std::string kernel_;
+  const std::vector<std::string> candidates_;
+  std::atomic<bool> tuned_{false};
+  std::mutex mutex_;  // guards options_ and chosen_; held while settling a spec
+  TuneOptions options_;
+  std::map<std::string, int> chosen_;
+};
+
+}  // namespace tileops::tuning

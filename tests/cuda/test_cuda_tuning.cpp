@@ -1,0 +1,130 @@
+// Tuning on the GPU (skipped without one): every candidate configuration of the tunable kernels
+// matches the float64 reference when chosen through the store, request_tune() times and stores a
+// choice that a later op reuses without timing, and tuning refuses to run inside a graph capture.
+#include <fmt/format.h>
+
+#include "runtime/tuning/tuner.hpp"
+#include "runtime/tuning/tuning_store.hpp"
+#include "support/cuda_support.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
+#include "tuning/tuning_dir.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+class CudaTuning : public testing::TuningDirTest {
+ protected:
+  void SetUp() override {
+    TILEOPS_REQUIRE_CUDA();
+    TuningDirTest::SetUp();
+    board_ = cuda::device_name(0);
+  }
+  std::string board_;
+};
+
+const std::vector<std::string> kGemmTiles{"64x64x16/4x4",  "128x64x16/8x4", "64x128x16/4x8",
+                                          "128x128x8/8x8", "32x64x16/2x4",  "64x32x16/4x2"};
+const std::vector<std::string> kRowConfigs{"cache=0/per_thread=1", "cache=0/per_thread=2",
+                                           "cache=0/per_thread=4", "cache=8/per_thread=1",
+                                           "cache=8/per_thread=2", "cache=8/per_thread=4"};
+
+TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
+  for (bool trans_b : {false, true}) {
+    for (const std::string& tile : kGemmTiles) {
+      const int64_t m = 67, n = 130, k = 45;
+      tuning::store_tuned(board_,
+                          {"gemm_tiled_cuda", fmt::format("bfloat16 m={} n={} k={} n{}", m, n, k,
+                                                          trans_b ? 't' : 'n')},
+                          tile);
+      GemmFwdOp op({.trans_a = false, .trans_b = trans_b});
+      op.request_tune();
+      const Shape b = trans_b ? Shape{n, k} : Shape{k, n};
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, b}, DType::kBFloat16)) << tile;
+      EXPECT_EQ(op.kernel_config(), "tile=" + tile);
+    }
+  }
+}
+
+std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
+  return fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
+}
+
+TEST_F(CudaTuning, EveryNormConfigMatchesTheReference) {
+  const DType dtype = DType::kBFloat16;
+  // Wide access (n a multiple of 8) with many rows, and the scalar path with few.
+  for (auto [rows, n, vec] : {std::tuple<int64_t, int64_t, int>{300, 4096, 8}, {5, 1003, 1}}) {
+    for (const std::string& config : kRowConfigs) {
+      const std::string spec = row_spec(dtype, rows, n, vec);
+      tuning::store_tuned(board_, {"rms_norm_cuda", spec}, config);
+      tuning::store_tuned(board_, {"layer_norm_cuda", spec}, config);
+      tuning::store_tuned(board_, {"fused_add_rms_norm_cuda", spec}, config);
+      RMSNormFwdOp rms({.normalized_shape = {n}});
+      LayerNormFwdOp layer({.normalized_shape = {n}});
+      FusedAddRMSNormFwdOp fused(FusedAddRMSNormFwdOp::Params{});
+      for (Op* op : std::initializer_list<Op*>{&rms, &layer, &fused}) op->request_tune();
+      const Shape x{rows, n}, w{n};
+      EXPECT_TRUE(cuda_matches_reference(rms, {x, w}, dtype)) << config;
+      EXPECT_TRUE(cuda_matches_reference(layer, {x, w, w}, dtype)) << config;
+      EXPECT_TRUE(cuda_matches_reference(fused, {x, x, w}, dtype)) << config;
+      for (Op* op : std::initializer_list<Op*>{&rms, &layer, &fused}) {
+        EXPECT_EQ(op->kernel_config().rfind(config + ",block=", 0), 0u) << op->kernel_config();
+      }
+    }
+  }
+}
+
+TEST_F(CudaTuning, RequestTuneTimesStoresAndALaterOpReusesTheChoice) {
+  const tuning::TuningCounts before = tuning::tuning_counts();
+  {
+    GemmFwdOp op({.trans_a = false, .trans_b = true});
+    op.request_tune({.warmup_runs = 2, .timed_runs = 5});
+    EXPECT_TRUE(cuda_matches_reference(op, {Shape{256, 192}, Shape{320, 192}}, DType::kFloat16));
+  }
+  const tuning::TuningCounts tuned = tuning::tuning_counts();
+  EXPECT_EQ(tuned.timed, before.timed + 1);
+  const auto stored =
+      tuning::lookup_tuned(board_, {"gemm_tiled_cuda", "float16 m=256 n=320 k=192 nt"});
+  ASSERT_TRUE(stored.has_value());
+
+  GemmFwdOp later({.trans_a = false, .trans_b = true});
+  later.request_tune();
+  EXPECT_TRUE(cuda_matches_reference(later, {Shape{256, 192}, Shape{320, 192}}, DType::kFloat16));
+  EXPECT_EQ(later.kernel_config(), "tile=" + *stored);
+  const tuning::TuningCounts after = tuning::tuning_counts();
+  EXPECT_EQ(after.timed, tuned.timed) << "the stored choice is reused without timing";
+  EXPECT_EQ(after.stored, tuned.stored + 1);
+}
+
+TEST_F(CudaTuning, TuningInsideAGraphCaptureIsAClearErrorAndWritesNothing) {
+  RMSNormFwdOp op({.normalized_shape = {512}});
+  op.request_tune();
+  const Tensor x = testing::device_copy(random_tensor({4, 512}, DType::kFloat32, 1));
+  const Tensor w = testing::device_copy(random_tensor({512}, DType::kFloat32, 2));
+  Tensor out = Tensor::empty({4, 512}, DType::kFloat32, Device::cuda(0));
+  cuda::fill_bytes(out, 0x5a);
+  cuda::synchronize(0);
+  cuda::StreamHandle stream = cuda::create_stream(0);
+  {
+    cuda::StreamGuard guard(0, stream);
+    cuda::Graph graph(0, stream);
+    try {
+      op.call_into(std::vector<Tensor>{x, w}, std::vector<Tensor>{out});
+      ADD_FAILURE() << "expected a RuntimeError";
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("captured into a CUDA graph"), std::string::npos)
+          << e.what();
+    }
+    graph.end_capture();
+  }
+  const Tensor host = testing::host_copy(out);
+  const auto* bytes = static_cast<const unsigned char*>(host.data());
+  for (int64_t i = 0; i < host.nbytes(); ++i) ASSERT_EQ(bytes[i], 0x5a) << "byte " << i;
+}
+
+}  // namespace
+}  // namespace tileops
