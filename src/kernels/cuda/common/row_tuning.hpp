@@ -32,9 +32,11 @@ inline std::vector<std::string> row_config_names() {
   return names;
 }
 
-// The candidate the untuned kernel runs: the given cache depth, the default accesses per thread.
-inline int default_row_config(int depth, int64_t rows, int sms) {
-  const int64_t per_thread = default_per_thread(rows, sms, depth > 0);
+// The candidate the untuned kernel runs: cache depth `depth`; one access per thread when there
+// are fewer rows than SMs (the most memory parallelism per row), else `many_rows_per_thread`.
+// The per-kernel values come from `tileops tune` on the H200 (docs/perf/h200-tuning-2026-11-30).
+inline int default_row_config(int depth, int64_t rows, int sms, int64_t many_rows_per_thread) {
+  const int64_t per_thread = rows < sms ? 1 : many_rows_per_thread;
   for (int i = 0; i < static_cast<int>(kRowConfigs.size()); ++i) {
     if (kRowConfigs[i].cache == depth && kRowConfigs[i].per_thread == per_thread) return i;
   }

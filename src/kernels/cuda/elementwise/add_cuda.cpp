@@ -1,4 +1,6 @@
-// AddFwdOp on CUDA: a vectorised kernel for equal shapes, a strided one for broadcasting.
+// AddFwdOp on CUDA: a vectorised kernel for equal shapes; for broadcasting, dims are collapsed
+// first, then a vectorised strided kernel where the last dim allows 16-byte accesses, else a
+// scalar one.
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
@@ -31,6 +33,38 @@ void broadcast_strides(const Shape& operand, const Shape& out, int64_t* strides)
   }
 }
 
+// Merges neighbouring dims that every operand walks the same way (contiguously, or broadcast in
+// both), and drops extent-1 dims: [16, 256, 56, 56] + [256, 1, 1] becomes [16, 256, 3136].
+void collapse(BroadcastDesc& d) {
+  int rank = 0;
+  for (int i = 0; i < d.rank; ++i) {
+    if (d.shape[i] == 1) continue;
+    if (rank > 0) {
+      const int last = rank - 1;
+      auto continues = [&](const int64_t* s) {
+        return (s[last] == 0 && s[i] == 0) || (s[i] != 0 && s[last] == s[i] * d.shape[i]);
+      };
+      const int64_t a_stride = d.a_stride[i], b_stride = d.b_stride[i];
+      if (continues(d.a_stride) && continues(d.b_stride)) {
+        d.shape[last] *= d.shape[i];
+        d.a_stride[last] = a_stride;
+        d.b_stride[last] = b_stride;
+        continue;
+      }
+    }
+    d.shape[rank] = d.shape[i];
+    d.a_stride[rank] = d.a_stride[i];
+    d.b_stride[rank] = d.b_stride[i];
+    ++rank;
+  }
+  if (rank == 0) {  // every dim had extent 1
+    d.shape[0] = 1;
+    d.a_stride[0] = d.b_stride[0] = 0;
+    rank = 1;
+  }
+  d.rank = rank;
+}
+
 class AddCuda final : public AddKernel {
  public:
   using Interface = AddKernel;
@@ -41,7 +75,9 @@ class AddCuda final : public AddKernel {
         wide_(add_source(dtype, vec_), "add_same_kernel"),
         narrow_(add_source(dtype, 1), "add_same_kernel"),
         broadcast_(add_source(dtype, 1), "add_broadcast_kernel"),
-        broadcast32_(add_source(dtype, 1), "add_broadcast32_kernel") {}
+        broadcast32_(add_source(dtype, 1), "add_broadcast32_kernel"),
+        broadcast_vec_(add_source(dtype, vec_), "add_broadcast_vec_kernel"),
+        broadcast_vec32_(add_source(dtype, vec_), "add_broadcast_vec32_kernel") {}
 
   static BuildPlan entry_for(const AddCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
@@ -67,16 +103,32 @@ class AddCuda final : public AddKernel {
     for (int i = 0; i < d.rank; ++i) d.shape[i] = call.output_shape[i];
     broadcast_strides(call.input_shape, call.output_shape, d.a_stride);
     broadcast_strides(call.other_shape, call.output_shape, d.b_stride);
+    collapse(d);
     // Offsets of every operand stay below the output's element count, so 32 bits suffice below
     // 2^31.
-    CudaFunction& fn = n < (int64_t{1} << 31) ? broadcast32_ : broadcast_;
-    launch(fn.get(device), device, elementwise_grid(n, device), 1, kElementwiseBlock, 0,
-           {&ap, &bp, &op, &n, &alpha, &d});
+    const bool small = n < (int64_t{1} << 31);
+    const int inner = d.rank - 1;
+    const bool inner_ok = d.shape[inner] % vec_ == 0 && d.a_stride[inner] <= 1 &&
+                          d.b_stride[inner] <= 1 && aligned16(ap) && aligned16(bp) &&
+                          aligned16(op);
+    if (inner_ok && vec_ > 1) {
+      int a_vec = d.a_stride[inner] == 1 ? 1 : 0, b_vec = d.b_stride[inner] == 1 ? 1 : 0;
+      d.shape[inner] /= vec_;
+      d.a_stride[inner] *= vec_;
+      d.b_stride[inner] *= vec_;
+      int64_t packs = n / vec_;
+      launch((small ? broadcast_vec32_ : broadcast_vec_).get(device), device,
+             elementwise_grid(packs, device), 1, kElementwiseBlock, 0,
+             {&ap, &bp, &op, &packs, &alpha, &d, &a_vec, &b_vec});
+      return;
+    }
+    launch((small ? broadcast32_ : broadcast_).get(device), device, elementwise_grid(n, device), 1,
+           kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha, &d});
   }
 
  private:
   int vec_;
-  CudaFunction wide_, narrow_, broadcast_, broadcast32_;
+  CudaFunction wide_, narrow_, broadcast_, broadcast32_, broadcast_vec_, broadcast_vec32_;
 };
 
 const StaticKernelRegistration<AddCuda> kRegistration("AddFwdOp", "add_cuda");

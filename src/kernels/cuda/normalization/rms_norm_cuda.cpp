@@ -31,7 +31,8 @@ class RMSNormCuda final : public RMSNormKernel {
            const Tensor& out) override {
     const int vec = row_vector_width(call.dtype, call.n, {x.data(), weight.data(), out.data()});
     const int device = device_of(x);
-    int config = default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device));
+    int config =
+        default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device), 4);
     if (set_.tuned()) {
       config = set_.choose(
           device,
