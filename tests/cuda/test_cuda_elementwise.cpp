@@ -36,7 +36,8 @@ TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{64, 1024}, Shape{1024}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{5, 1, 32}, Shape{1, 6, 32}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{7, 1, 1}, Shape{1, 9, 16}}, GetParam()));
-  EXPECT_TRUE(cuda_matches_reference(op, {Shape{16, 256, 56, 56}, Shape{256, 1, 1}}, GetParam(), true));
+  EXPECT_TRUE(
+      cuda_matches_reference(op, {Shape{16, 256, 56, 56}, Shape{256, 1, 1}}, GetParam(), true));
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{1, 1, 1}, Shape{1}}, GetParam()));
   AddFwdOp scaled({.alpha = -2.5});
   EXPECT_TRUE(cuda_matches_reference(scaled, {Shape{33, 17}, Shape{17}}, GetParam()));

@@ -15,6 +15,7 @@
 #include "device_select.hpp"
 #include "dry_run.hpp"
 #include "json_values.hpp"
+#include "matrix_roof.hpp"
 #include "run_case.hpp"
 #include "selection.hpp"
 #include "table.hpp"
@@ -34,16 +35,27 @@ std::filesystem::path profile_path(const DeviceFacts& facts) {
          fmt::format("{}.json", facts.calibration.empty() ? "unknown" : facts.calibration);
 }
 
-std::optional<double> stored_copy_tbs(const DeviceFacts& facts) {
+// The calibrated roofs of a device: copy bandwidth and bf16 matrix rate, when measured.
+struct StoredRoof {
+  std::optional<double> copy_tbs, matrix_tflops;
+};
+
+StoredRoof stored_roof(const DeviceFacts& facts) {
   std::ifstream in(profile_path(facts));
-  if (!in) return std::nullopt;
+  if (!in) return {};
   const auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.contains("copy_tbs")) return std::nullopt;
-  return j["copy_tbs"].get<double>();
+  if (j.is_discarded()) return {};
+  StoredRoof roof;
+  if (j.contains("copy_tbs") && j["copy_tbs"].is_number())
+    roof.copy_tbs = j["copy_tbs"].get<double>();
+  if (j.contains("matrix_bf16_tflops") && j["matrix_bf16_tflops"].is_number()) {
+    roof.matrix_tflops = j["matrix_bf16_tflops"].get<double>();
+  }
+  return roof;
 }
 
 nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& timing,
-                          std::optional<double> roof_tbs, bool tuned) {
+                          const StoredRoof& roof_profile, bool tuned) {
   nlohmann::json row{{"op", c.op_name()},
                      {"label", c.label},
                      {"dtype", dtype_name(c.dtype)},
@@ -110,7 +122,11 @@ nlohmann::json bench_case(const Case& c, Device device, const TimingOptions& tim
       row["copy_floor_us"] = copy.median_us;
       row["efficiency_vs_copy"] = copy.median_us / t.median_us;
     }
-    if (roof_tbs) row["roof_fraction"] = row["tbs"].get<double>() / *roof_tbs;
+    if (roof_profile.copy_tbs)
+      row["roof_fraction"] = row["tbs"].get<double>() / *roof_profile.copy_tbs;
+    if (!memory_bound && roof_profile.matrix_tflops) {
+      row["matrix_roof_fraction"] = row["tflops"].get<double>() / *roof_profile.matrix_tflops;
+    }
     row["host_us"] = host_call_us(call, 200);
     synchronize(device);
   } catch (const std::exception& e) {
@@ -145,8 +161,8 @@ int bench_command(const std::vector<std::string>& raw) {
   int failures = 0;
   for (const Case& c : cases) {
     const Device device = device_for(*c.op, choice);
-    std::optional<double> roof;
-    if (device.type == kCUDA) roof = stored_copy_tbs(read_device_facts(device));
+    StoredRoof roof;
+    if (device.type == kCUDA) roof = stored_roof(read_device_facts(device));
     nlohmann::json row = bench_case(c, device, timing, roof, tuned);
     if (row["status"] != "ok") ++failures;
     table.add_row({row["op"], row["label"], row["dtype"], row["device"],
@@ -186,6 +202,7 @@ int calibrate_command(const std::vector<std::string>& raw) {
   const int64_t bytes = int64_t{2} << 30;  // 1 GiB read + 1 GiB written
   const Timing copy = time_copy(device, bytes, timing);
   const double tbs = static_cast<double>(bytes) / (copy.median_us * 1e6);
+  const MatrixRoof matrix = measure_matrix_roof(device);
   nlohmann::json profile{
       {"board", facts.calibration},
       {"device", cuda::device_name(device.index)},
@@ -194,15 +211,17 @@ int calibrate_command(const std::vector<std::string>& raw) {
       {"copy_tbs", tbs},
       {"copy_bytes", bytes},
       {"copy_median_us", copy.median_us},
-      {"matrix_bf16_tflops", nullptr},
-      {"note", "the bf16 matrix roof is not measured: tileops has no tensor-core GEMM yet"}};
+      {"matrix_bf16_tflops", matrix.tflops ? nlohmann::json(*matrix.tflops) : nlohmann::json()},
+      {"matrix_how", matrix.how}};
   const auto path = profile_path(facts);
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << profile.dump(1) << "\n";
   std::cout << fmt::format(
-      "{} ({}): device-to-device copy {:.3f} TB/s (read + write, {} GiB moved); "
-      "profile written to {}\n",
-      cuda::device_name(device.index), facts.calibration, tbs, bytes >> 30, path.string());
+      "{} ({}): device-to-device copy {:.3f} TB/s (read + write, {} GiB moved); bf16 matrix "
+      "{} ({}); profile written to {}\n",
+      cuda::device_name(device.index), facts.calibration, tbs, bytes >> 30,
+      matrix.tflops ? fmt::format("{:.0f} TFLOP/s", *matrix.tflops) : std::string("-"), matrix.how,
+      path.string());
   return kExitOk;
 }
 

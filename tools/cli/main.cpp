@@ -35,7 +35,8 @@ commands:
       the fraction of the calibrated roof, and the host cost of a call. Rows checked first.
       --tuned enters tuned mode first (settled choices, see tune).
   calibrate [--device cuda:N]
-      Measures the device's copy bandwidth and stores it as the board's profile.
+      Measures the device's copy bandwidth and bf16 matrix rate (a cuBLAS GEMM, when cuBLAS
+      is present) and stores them as the board's profile.
   warmup  (OP ... [--workload LABEL] | --all) [--dtype D] [--device cuda:N]
       Runs each workload once so every kernel it dispatches to is compiled into the kernel
       cache (or found there); a progress bar, then how many kernels were compiled.

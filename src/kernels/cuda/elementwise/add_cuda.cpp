@@ -109,8 +109,7 @@ class AddCuda final : public AddKernel {
     const bool small = n < (int64_t{1} << 31);
     const int inner = d.rank - 1;
     const bool inner_ok = d.shape[inner] % vec_ == 0 && d.a_stride[inner] <= 1 &&
-                          d.b_stride[inner] <= 1 && aligned16(ap) && aligned16(bp) &&
-                          aligned16(op);
+                          d.b_stride[inner] <= 1 && aligned16(ap) && aligned16(bp) && aligned16(op);
     if (inner_ok && vec_ > 1) {
       int a_vec = d.a_stride[inner] == 1 ? 1 : 0, b_vec = d.b_stride[inner] == 1 ? 1 : 0;
       d.shape[inner] /= vec_;
