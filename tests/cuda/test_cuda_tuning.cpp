@@ -10,6 +10,8 @@
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
+#include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
+#include "tileops/ops/reduction/softmax_fwd_op.hpp"
 #include "tuning/tuning_dir.hpp"
 
 namespace tileops {
@@ -54,7 +56,7 @@ std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
   return fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
 }
 
-TEST_F(CudaTuning, EveryNormConfigMatchesTheReference) {
+TEST_F(CudaTuning, EveryRowKernelConfigMatchesTheReference) {
   const DType dtype = DType::kBFloat16;
   // Wide access (n a multiple of 8) with many rows, and the scalar path with few.
   for (auto [rows, n, vec] : {std::tuple<int64_t, int64_t, int>{300, 4096, 8}, {5, 1003, 1}}) {
@@ -63,15 +65,22 @@ TEST_F(CudaTuning, EveryNormConfigMatchesTheReference) {
       tuning::store_tuned(board_, {"rms_norm_cuda", spec}, config);
       tuning::store_tuned(board_, {"layer_norm_cuda", spec}, config);
       tuning::store_tuned(board_, {"fused_add_rms_norm_cuda", spec}, config);
+      tuning::store_tuned(board_, {"softmax_cuda", spec}, config);
+      tuning::store_tuned(board_, {"log_softmax_cuda", spec}, config);
       RMSNormFwdOp rms({.normalized_shape = {n}});
       LayerNormFwdOp layer({.normalized_shape = {n}});
       FusedAddRMSNormFwdOp fused(FusedAddRMSNormFwdOp::Params{});
-      for (Op* op : std::initializer_list<Op*>{&rms, &layer, &fused}) op->request_tune();
+      SoftmaxFwdOp softmax({.dim = -1});
+      LogSoftmaxFwdOp log_softmax({.dim = -1});
+      const std::initializer_list<Op*> ops{&rms, &layer, &fused, &softmax, &log_softmax};
+      for (Op* op : ops) op->request_tune();
       const Shape x{rows, n}, w{n};
       EXPECT_TRUE(cuda_matches_reference(rms, {x, w}, dtype)) << config;
       EXPECT_TRUE(cuda_matches_reference(layer, {x, w, w}, dtype)) << config;
       EXPECT_TRUE(cuda_matches_reference(fused, {x, x, w}, dtype)) << config;
-      for (Op* op : std::initializer_list<Op*>{&rms, &layer, &fused}) {
+      EXPECT_TRUE(cuda_matches_reference(softmax, {x}, dtype)) << config;
+      EXPECT_TRUE(cuda_matches_reference(log_softmax, {x}, dtype)) << config;
+      for (Op* op : ops) {
         EXPECT_EQ(op->kernel_config().rfind(config + ",block=", 0), 0u) << op->kernel_config();
       }
     }

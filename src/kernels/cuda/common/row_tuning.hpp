@@ -43,20 +43,24 @@ inline int default_row_config(int depth, int64_t rows, int sms, int64_t many_row
   return 0;
 }
 
+// extra_prelude adds the kernel's own specialisation constants ("constexpr bool LOG = true;").
 inline KernelSource row_kernel_source(const char* kernel, const char* path, DType dtype, int vec,
-                                      int depth) {
-  return specialise(fmt::format("{}_{}_v{}_c{}", kernel, cuda_type(dtype), vec, depth), path,
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};",
-                                cuda_type(dtype), vec, depth));
+                                      int depth, const std::string& extra_prelude = {}) {
+  return specialise(
+      fmt::format("{}_{}_v{}_c{}", kernel, cuda_type(dtype), vec, depth), path,
+      fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};\n{}",
+                  cuda_type(dtype), vec, depth, extra_prelude));
 }
 
 // Every source a row kernel may run: wide (16-byte) and scalar access, each cache depth.
 inline std::vector<KernelSource> row_kernel_variants(const char* kernel, const char* path,
-                                                     DType dtype) {
+                                                     DType dtype,
+                                                     const std::string& extra_prelude = {}) {
   std::vector<KernelSource> v;
   for (int vec : {static_cast<int>(16 / dtype_size(dtype)), 1}) {
-    for (int depth : {0, kRowCache})
-      v.push_back(row_kernel_source(kernel, path, dtype, vec, depth));
+    for (int depth : {0, kRowCache}) {
+      v.push_back(row_kernel_source(kernel, path, dtype, vec, depth, extra_prelude));
+    }
   }
   return v;
 }
@@ -65,14 +69,14 @@ inline std::vector<KernelSource> row_kernel_variants(const char* kernel, const c
 class RowKernelSet {
  public:
   RowKernelSet(const char* kernel, const char* path, const char* entry, DType dtype,
-               std::string tuner_name)
+               std::string tuner_name, const std::string& extra_prelude = {})
       : wide_vec_(static_cast<int>(16 / dtype_size(dtype))),
         name_(std::move(tuner_name)),
         tuner_(name_, row_config_names()) {
     for (int vec : {wide_vec_, 1}) {
       for (int depth : {0, kRowCache}) {
         fns_.push_back(std::make_unique<CudaFunction>(
-            row_kernel_source(kernel, path, dtype, vec, depth), entry));
+            row_kernel_source(kernel, path, dtype, vec, depth, extra_prelude), entry));
       }
     }
   }

@@ -1,9 +1,12 @@
 // SoftmaxFwdOp and LogSoftmaxFwdOp on CUDA: a row kernel when the reduced dim is the last one
-// (inner == 1), a column kernel otherwise.
+// (inner == 1), with the row norms' tuning candidates (common/row_tuning.hpp); rows split over
+// several blocks when there are few long ones; a column kernel otherwise.
+#include <atomic>
+
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
-#include "kernels/cuda/common/row_launch.hpp"
+#include "kernels/cuda/common/row_tuning.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
@@ -11,13 +14,17 @@
 namespace tileops::cuda {
 namespace {
 
+constexpr const char* kPath = "reduction/softmax.cu";
+
+const char* kernel_name(bool log) {
+  return log ? "log_softmax" : "softmax";
+}
+std::string log_prelude(bool log) {
+  return fmt::format("constexpr bool LOG = {};", log);
+}
+
 KernelSource softmax_source(DType dtype, int vec, bool log) {
-  return specialise(
-      fmt::format("{}_{}_v{}", log ? "log_softmax" : "softmax", cuda_type(dtype), vec),
-      "reduction/softmax.cu",
-      fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};\n"
-                  "constexpr bool LOG = {};",
-                  cuda_type(dtype), vec, kRowCache, log));
+  return row_kernel_source(kernel_name(log), kPath, dtype, vec, kRowCache, log_prelude(log));
 }
 
 int wide(DType dtype) {
@@ -29,8 +36,8 @@ class SoftmaxLauncher {
  public:
   SoftmaxLauncher(DType d, bool log)
       : vec_(wide(d)),
-        wide_(softmax_source(d, vec_, log), "softmax_rows_kernel"),
-        narrow_(softmax_source(d, 1, log), "softmax_rows_kernel"),
+        rows_(kernel_name(log), kPath, "softmax_rows_kernel", d,
+              log ? "log_softmax_cuda" : "softmax_cuda", log_prelude(log)),
         strided_(softmax_source(d, 1, log), "softmax_strided_kernel"),
         partial_wide_(softmax_source(d, vec_, log), "softmax_partial_kernel"),
         finish_wide_(softmax_source(d, vec_, log), "softmax_finish_kernel"),
@@ -60,18 +67,46 @@ class SoftmaxLauncher {
              static_cast<unsigned>(call.outer), 256, 0, {&xp, &yp, &pp, &n, &chunk});
     } else if (call.inner == 1) {
       const int vec = row_vector_width(call.dtype, call.n, {xp, yp});
-      launch((vec == vec_ ? wide_ : narrow_).get(device), device, static_cast<unsigned>(call.outer),
-             1, row_block_size(call.n, vec, call.outer, sms, true), 0, {&xp, &yp, &n});
+      int config = default_row_config(kRowCache, call.outer, sms, 4);
+      if (rows_.tuned()) {
+        config = rows_.choose(
+            device,
+            fmt::format("{} rows={} n={} vec={}", dtype_name(call.dtype), call.outer, call.n, vec),
+            config, {&x}, {&y},
+            [this, call, vec, device](int c, std::span<const Tensor> in,
+                                      std::span<const Tensor> o) {
+              launch_rows(call, vec, device, c, in[0].data(), o[0].data());
+            });
+      }
+      launch_rows(call, vec, device, config, xp, yp);
     } else {
       launch(strided_.get(device), device, elementwise_grid(outer * inner, device), 1,
              kElementwiseBlock, 0, {&xp, &yp, &outer, &n, &inner});
     }
   }
 
+  RowKernelSet& rows() { return rows_; }
+  std::string config() const {
+    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
+  }
+
  private:
+  void launch_rows(const SoftmaxCall& call, int vec, int device, int config, const void* xp,
+                   void* yp) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
+    int64_t n = call.n;
+    config_.store(config, std::memory_order_relaxed);
+    block_.store(block, std::memory_order_relaxed);
+    launch(rows_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.outer), 1, block, 0,
+           {&xp, &yp, &n});
+  }
+
   int vec_;
-  CudaFunction wide_, narrow_, strided_, partial_wide_, finish_wide_, partial_narrow_,
-      finish_narrow_;
+  RowKernelSet rows_;
+  std::atomic<int> config_{0};  // last row launch, for config()
+  std::atomic<unsigned> block_{0};
+  CudaFunction strided_, partial_wide_, finish_wide_, partial_narrow_, finish_narrow_;
 };
 
 class SoftmaxCuda final : public SoftmaxKernel {
@@ -85,6 +120,11 @@ class SoftmaxCuda final : public SoftmaxKernel {
   }
   void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
     launcher_.run(call, x, y);
+  }
+  std::string config() const override { return launcher_.config(); }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override {
+    launcher_.rows().tuner().enter_tuned_mode(options);
   }
 
  private:
@@ -103,6 +143,11 @@ class LogSoftmaxCuda final : public LogSoftmaxKernel {
   void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
     launcher_.run(call, x, y);
   }
+  std::string config() const override { return launcher_.config(); }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override {
+    launcher_.rows().tuner().enter_tuned_mode(options);
+  }
 
  private:
   SoftmaxLauncher launcher_;
@@ -115,8 +160,9 @@ const bool kVariants = [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (bool log : {false, true}) {
-        v.push_back(softmax_source(d, wide(d), log));
-        v.push_back(softmax_source(d, 1, log));
+        for (KernelSource& s : row_kernel_variants(kernel_name(log), kPath, d, log_prelude(log))) {
+          v.push_back(std::move(s));
+        }
       }
     }
     return v;
