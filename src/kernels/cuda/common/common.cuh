@@ -33,6 +33,18 @@ template <> __device__ __forceinline__ f16 from_float<f16>(float v) {
 // which precedes the kernel source, so this is used (not expanded) after it is defined.
 #define ROW_BOUNDS __launch_bounds__(CACHE > 0 ? 512 : 1024)
 
+// Starts moving the bytes [p, p + count) that this block's threads will read after a reduction
+// (a norm's weight) into L2, so the read after the barrier does not wait on DRAM: one-row
+// (decode) calls are latency-bound, and this takes one DRAM round trip off their critical path.
+// Grids of many rows skip it: there the weight stays in L2 after the first rows.
+__device__ __forceinline__ void prefetch_l2(const void* p, i64 count_bytes) {
+  if (gridDim.x * gridDim.y >= 256) return;
+  const char* c = static_cast<const char*>(p);
+  for (i64 off = (i64)threadIdx.x * 128; off < count_bytes; off += (i64)blockDim.x * 128) {
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(c + off));
+  }
+}
+
 // VEC elements of T loaded or stored as one access (16 bytes when VEC * sizeof(T) == 16).
 template <typename T, int VEC>
 struct alignas(sizeof(T) * VEC) Pack {

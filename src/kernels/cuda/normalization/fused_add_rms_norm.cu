@@ -7,6 +7,7 @@ extern "C" __global__ void ROW_BOUNDS fused_add_rms_norm_kernel(const T* __restr
                                                      const T* __restrict__ w, T* __restrict__ y,
                                                      T* __restrict__ residual_out, i64 n, float eps) {
   __shared__ float scratch[32];
+  prefetch_l2(w, n * (i64)sizeof(T));
   typedef Pack<T, VEC> P;
   const i64 off = blockIdx.x * n;
   const i64 packs = n / VEC, cached = (i64)CACHE * blockDim.x;

@@ -5,6 +5,8 @@ extern "C" __global__ void ROW_BOUNDS layer_norm_kernel(const T* __restrict__ x,
                                              const T* __restrict__ b, T* __restrict__ y, i64 n,
                                              float eps) {
   __shared__ float scratch[32];
+  prefetch_l2(w, n * (i64)sizeof(T));
+  prefetch_l2(b, n * (i64)sizeof(T));
   typedef Pack<T, VEC> P;
   const P* xr = reinterpret_cast<const P*>(x + blockIdx.x * n);
   P* yr = reinterpret_cast<P*>(y + blockIdx.x * n);

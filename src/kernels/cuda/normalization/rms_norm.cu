@@ -4,6 +4,7 @@
 extern "C" __global__ void ROW_BOUNDS rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ w,
                                            T* __restrict__ y, i64 n, float eps) {
   __shared__ float scratch[32];
+  prefetch_l2(w, n * (i64)sizeof(T));
   const Pack<T, VEC>* xr = reinterpret_cast<const Pack<T, VEC>*>(x + blockIdx.x * n);
   Pack<T, VEC>* yr = reinterpret_cast<Pack<T, VEC>*>(y + blockIdx.x * n);
   const Pack<T, VEC>* wp = reinterpret_cast<const Pack<T, VEC>*>(w);
