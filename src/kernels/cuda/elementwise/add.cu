@@ -23,21 +23,30 @@ extern "C" __global__ void add_same_kernel(const T* __restrict__ a, const T* __r
   if (t < n) out[t] = from_float<T>(to_float(a[t]) + alpha * to_float(b[t]));
 }
 
+// The operands' offsets of element (or pack) `linear` of the output.
+template <typename IDX>
+__device__ __forceinline__ void broadcast_offsets(IDX linear, const BroadcastDesc& d, IDX& ia, IDX& ib) {
+  IDX rest = linear;
+  ia = 0;
+  ib = 0;
+  for (int k = d.rank - 1; k >= 0; --k) {
+    const IDX extent = (IDX)d.shape[k];
+    const IDX q = rest / extent;
+    const IDX idx = rest - q * extent;
+    rest = q;
+    ia += idx * (IDX)d.a_stride[k];
+    ib += idx * (IDX)d.b_stride[k];
+  }
+}
+
 // IDX is the index type: 32-bit when every offset fits (integer division is much cheaper).
 template <typename IDX>
 __device__ __forceinline__ void add_broadcast(const T* __restrict__ a, const T* __restrict__ b,
                                               T* __restrict__ out, i64 n, float alpha,
                                               const BroadcastDesc& d) {
   for (IDX i = blockIdx.x * blockDim.x + threadIdx.x; i < (IDX)n; i += (IDX)gridDim.x * blockDim.x) {
-    IDX rest = i, ia = 0, ib = 0;
-    for (int k = d.rank - 1; k >= 0; --k) {
-      const IDX extent = (IDX)d.shape[k];
-      const IDX q = rest / extent;
-      const IDX idx = rest - q * extent;
-      rest = q;
-      ia += idx * (IDX)d.a_stride[k];
-      ib += idx * (IDX)d.b_stride[k];
-    }
+    IDX ia, ib;
+    broadcast_offsets<IDX>(i, d, ia, ib);
     out[i] = from_float<T>(to_float(a[ia]) + alpha * to_float(b[ib]));
   }
 }
@@ -63,15 +72,8 @@ __device__ __forceinline__ void add_broadcast_packs(const T* __restrict__ a, con
                                                     T* __restrict__ out, i64 packs, float alpha,
                                                     const BroadcastDesc& d, int a_vec, int b_vec) {
   for (IDX p = blockIdx.x * blockDim.x + threadIdx.x; p < (IDX)packs; p += (IDX)gridDim.x * blockDim.x) {
-    IDX rest = p, ia = 0, ib = 0;
-    for (int k = d.rank - 1; k >= 0; --k) {
-      const IDX extent = (IDX)d.shape[k];
-      const IDX q = rest / extent;
-      const IDX idx = rest - q * extent;
-      rest = q;
-      ia += idx * (IDX)d.a_stride[k];
-      ib += idx * (IDX)d.b_stride[k];
-    }
+    IDX ia, ib;
+    broadcast_offsets<IDX>(p, d, ia, ib);
     Pack<T, VEC> pa, pb, o;
     if (a_vec) {
       pa = *reinterpret_cast<const Pack<T, VEC>*>(a + ia);
