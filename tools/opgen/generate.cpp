@@ -34,6 +34,26 @@ GenerateResult emit_all(ReadResult read, const std::string& include_prefix,
   return result;
 }
 
+TorchResult emit_torch_all(ReadResult read) {
+  TorchResult result;
+  result.errors = std::move(read.errors);
+  if (!result.errors.empty()) return result;
+  std::vector<const Entry*> entries;
+  for (const Entry& e : read.entries) entries.push_back(&e);
+  try {
+    result.files = emit_torch(entries);
+  } catch (const FieldError& err) {
+    std::string file;
+    for (const Entry& e : read.entries) {
+      if (e.key == err.op()) file = e.file;
+    }
+    result.errors.push_back({file, err.op(), err.field(), err.what()});
+  } catch (const GenError& err) {
+    result.errors.push_back({"", "", "torch binding", err.what()});
+  }
+  return result;
+}
+
 }  // namespace
 
 GenerateResult generate(const std::vector<std::string>& files, const std::string& include_prefix) {
@@ -42,6 +62,18 @@ GenerateResult generate(const std::vector<std::string>& files, const std::string
 
 GenerateResult generate_text(const std::string& label, const std::string& yaml_text) {
   return emit_all(read_manifest_text(label, yaml_text), "tileops/generated", {label});
+}
+
+}  // namespace opgen
+
+namespace opgen {
+
+TorchResult generate_torch(const std::vector<std::string>& files) {
+  return emit_torch_all(read_manifest(files));
+}
+
+TorchResult generate_torch_text(const std::string& label, const std::string& yaml_text) {
+  return emit_torch_all(read_manifest_text(label, yaml_text));
 }
 
 }  // namespace opgen

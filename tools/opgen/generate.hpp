@@ -7,6 +7,7 @@
 
 #include "diagnostics.hpp"
 #include "op_emitter.hpp"
+#include "torch_emitter.hpp"
 
 namespace opgen {
 
@@ -20,5 +21,13 @@ struct GenerateResult {
 GenerateResult generate(const std::vector<std::string>& files, const std::string& include_prefix);
 // The same for one in-memory YAML document (tests).
 GenerateResult generate_text(const std::string& label, const std::string& yaml_text);
+
+struct TorchResult {
+  TorchFiles files;
+  std::vector<Diagnostic> errors;
+};
+// Reads every file and emits the torch binding's generated parts for all of them together.
+TorchResult generate_torch(const std::vector<std::string>& files);
+TorchResult generate_torch_text(const std::string& label, const std::string& yaml_text);
 
 }  // namespace opgen

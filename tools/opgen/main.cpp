@@ -2,6 +2,8 @@
 //   tileops-opgen --out DIR --include-prefix PREFIX FILE.yaml...
 // Writes DIR/PREFIX/<stem>.gen.hpp and DIR/<stem>.gen.cpp; files are rewritten only when their
 // content changes. Exits 1, printing "file: op: field: problem" lines, on any invalid entry.
+//   tileops-opgen --torch-cpp FILE.cpp --torch-py FILE.py FILE.yaml...
+// Writes the torch binding's generated parts instead (docs/design/torch-binding.md).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,7 +20,7 @@ void write_if_different(const std::filesystem::path& path, const std::string& co
   std::stringstream old;
   old << in.rdbuf();
   if (in && old.str() == content) return;
-  std::filesystem::create_directories(path.parent_path());
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::ofstream out(path);
   out << content;
 }
@@ -26,7 +28,7 @@ void write_if_different(const std::filesystem::path& path, const std::string& co
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_dir, prefix = "tileops/generated";
+  std::string out_dir, prefix = "tileops/generated", torch_cpp, torch_py;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -34,9 +36,31 @@ int main(int argc, char** argv) {
       out_dir = argv[++i];
     } else if (arg == "--include-prefix" && i + 1 < argc) {
       prefix = argv[++i];
+    } else if (arg == "--torch-cpp" && i + 1 < argc) {
+      torch_cpp = argv[++i];
+    } else if (arg == "--torch-py" && i + 1 < argc) {
+      torch_py = argv[++i];
     } else {
       files.push_back(arg);
     }
+  }
+  if (!torch_cpp.empty() || !torch_py.empty()) {
+    if (torch_cpp.empty() || torch_py.empty() || files.empty()) {
+      std::fprintf(stderr,
+                   "usage: tileops-opgen --torch-cpp FILE.cpp --torch-py FILE.py "
+                   "FILE.yaml...\n");
+      return 2;
+    }
+    opgen::TorchResult torch = opgen::generate_torch(files);
+    if (!torch.errors.empty()) {
+      for (const auto& d : torch.errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
+      std::fprintf(stderr, "tileops-opgen: %zu error(s); nothing generated for torch\n",
+                   torch.errors.size());
+      return 1;
+    }
+    write_if_different(torch_cpp, torch.files.cpp);
+    write_if_different(torch_py, torch.files.python);
+    return 0;
   }
   if (out_dir.empty() || files.empty()) {
     std::fprintf(stderr, "usage: tileops-opgen --out DIR [--include-prefix P] FILE.yaml...\n");

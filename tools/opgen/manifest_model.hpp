@@ -34,8 +34,9 @@ struct ParamDecl {
   bool nullable = false;
   bool required = true;
   bool kw_only = false;
-  std::string default_text;  // manifest spelling
-  std::string default_cpp;   // C++ initializer ("" when required)
+  bool int_or_float = false;  // declared 'int | float' (a number of either kind; C++ double)
+  std::string default_text;   // manifest spelling
+  std::string default_cpp;    // C++ initializer ("" when required)
 };
 
 struct WorkloadDecl {

@@ -123,6 +123,7 @@ void parse_param_type(ParamDecl& p) {
   } else if (parts == std::set<std::string>{"float"} ||
              parts == std::set<std::string>{"int", "float"}) {
     p.ty = Ty::kFloat;
+    p.int_or_float = parts.size() == 2;
   } else if (parts == std::set<std::string>{"bool"}) {
     p.ty = Ty::kBool;
   } else if (parts == std::set<std::string>{"str"}) {

@@ -206,6 +206,11 @@ class Planner {
                                    tensor, *would_bind.begin()));
     }
     std::vector<std::string>& out = plan_.call_lines;
+    PlanStep step;
+    step.kind = PlanStep::kDims;
+    step.tensor = tensor;
+    step.optional = optional;
+    step.declared = declared;
     std::string indent = "  ";
     if (optional) {
       out.push_back(fmt::format("  if (t_{}.defined()) {{", tensor));
@@ -217,6 +222,11 @@ class Planner {
       const Expr& d = *dims[i];
       DimPattern p = classify(d);
       const std::string dim = fmt::format("{}[{}]", shape_code, i);
+      DimStep recorded;
+      recorded.expr = dims[i];
+      recorded.text = expr_text(d);
+      recorded.symbol = p.symbol;
+      recorded.k = p.k;
       switch (p.kind) {
         case DimPattern::kCheck: {
           Typed v = emit_typed(d, field);
@@ -224,11 +234,13 @@ class Planner {
               "{}if ({} != ({})) ::tileops::detail::throw_dim(kName, \"{}\", "
               "{}, {}, {}, {});",
               indent, dim, v.code, tensor, i, cpp_string(expr_text(d)), v.code, shape_code));
+          recorded.kind = DimStep::kCheck;
           break;
         }
         case DimPattern::kBind:
           out.push_back(fmt::format("{}const int64_t s_{} = {};", indent, p.symbol, dim));
           bind_symbol(p.symbol);
+          recorded.kind = DimStep::kBind;
           break;
         case DimPattern::kBindScaled:
           out.push_back(
@@ -237,17 +249,21 @@ class Planner {
                           indent, dim, p.k, tensor, i, p.k, dim, p.k, p.k, shape_code));
           out.push_back(fmt::format("{}const int64_t s_{} = {} / {};", indent, p.symbol, dim, p.k));
           bind_symbol(p.symbol);
+          recorded.kind = DimStep::kBindScaled;
           break;
         case DimPattern::kBindOffset:
           out.push_back(
               fmt::format("{}const int64_t s_{} = {} - ({});", indent, p.symbol, dim, p.k));
           bind_symbol(p.symbol);
+          recorded.kind = DimStep::kBindOffset;
           break;
         case DimPattern::kNotReady:
           throw FieldError(e_.key, field, "internal: dim became unready");
       }
+      step.dims.push_back(std::move(recorded));
     }
     if (optional) out.push_back("  }");
+    plan_.steps.push_back(std::move(step));
     return true;
   }
 
@@ -298,6 +314,13 @@ class Planner {
       dims.push_back(v.code);
     }
     const std::string shape = fmt::format("::tileops::Shape{{{}}}", fmt::join(dims, ", "));
+    PlanStep step;
+    step.kind = out_defined_[i] ? PlanStep::kCheckOutput : PlanStep::kDefineOutput;
+    step.tensor = t.name;
+    step.output = static_cast<int>(i);
+    step.declared = t.shape_text;
+    step.shape_dims = t.shape_dims;
+    plan_.steps.push_back(std::move(step));
     if (!out_defined_[i]) {
       plan_.call_lines.push_back(fmt::format("  f.out_shapes[{}] = {};", i, shape));
       define_output(i);
@@ -316,13 +339,21 @@ class Planner {
     scope_.add_tensor(e_.outputs[i].name, {code, "true", false});
   }
 
-  std::string shows(const Expr& ex) const {
-    std::vector<std::string> names;
+  // The names whose values the failure message of ex shows, in order of first appearance.
+  std::vector<std::string> show_names(const Expr& ex) const {
+    std::vector<std::string> names, out;
     collect_names(ex, names);
-    std::vector<std::string> parts;
     std::set<std::string> seen;
     for (const auto& n : names) {
       if (!seen.insert(n).second) continue;
+      if (is_input(n) || is_output(n) || is_param(n) || symbols_.count(n)) out.push_back(n);
+    }
+    return out;
+  }
+
+  std::string shows(const Expr& ex) const {
+    std::vector<std::string> parts;
+    for (const auto& n : show_names(ex)) {
       if (is_input(n)) {
         parts.push_back(
             fmt::format("{{\"{0}.shape\", t_{0}.defined() ? ::tileops::detail::show("
@@ -379,6 +410,11 @@ class Planner {
                       "::tileops::Shape({}); "
                       "}})) ::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
                       j, v.code, first_argument(*r.args[1]), cpp_string(text), shows(*r.args[1])));
+      record_rule(PlanStep::kDefineOutput, r.args[1], text, first_argument(*r.args[1]),
+                  show_names(*r.args[1]));
+      plan_.steps.back().tensor = e_.outputs[j].name;
+      plan_.steps.back().output = j;
+      plan_.steps.back().from_rule = true;
       define_output(static_cast<size_t>(j));
       return true;
     }
@@ -399,6 +435,7 @@ class Planner {
           fmt::format("  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
                       "::tileops::detail::throw_param_rule(kName, \"{}\", {}, {});",
                       as_condition(v), first_argument(r), cpp_string(text), shows(r)));
+      record_rule(PlanStep::kParamRule, e_.shape_rules[i], text, first_argument(r), show_names(r));
       return true;
     }
     Typed v = emit_typed(r, field);
@@ -412,7 +449,19 @@ class Planner {
         fmt::format("  if (!::tileops::detail::rule_holds([&] {{ return {}; }})) "
                     "::tileops::detail::throw_rule(kName, \"{}\", {}, {});",
                     cond, first_argument(r), cpp_string(text), shows(r)));
+    record_rule(PlanStep::kRule, e_.shape_rules[i], text, first_argument(r), show_names(r));
     return true;
+  }
+
+  void record_rule(PlanStep::Kind kind, const ExprPtr& expr, const std::string& text,
+                   const std::string& argument, std::vector<std::string> shows) {
+    PlanStep step;
+    step.kind = kind;
+    step.expr = expr;
+    step.text = text;
+    step.argument = argument;
+    step.shows = std::move(shows);
+    plan_.steps.push_back(std::move(step));
   }
 
   const Entry& e_;

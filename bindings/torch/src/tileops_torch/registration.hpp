@@ -1,0 +1,27 @@
+// Registration of the tileops ops as torch custom ops. The generated source (tileops-opgen
+// --torch-cpp) lists the bound ops with their schemas and calls these from TORCH_LIBRARY and
+// TORCH_LIBRARY_IMPL; everything per call happens in the boxed kernel (op_kernel.cpp).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include <torch/library.h>
+
+namespace tileops_torch {
+
+struct BoundOp {
+  const char* op;          // manifest key: "RMSNormFwdOp"
+  const char* torch_name;  // "rms_norm_fwd" (tileops::rms_norm_fwd)
+  const char* schema;      // "rms_norm_fwd(Tensor x, Tensor weight, ...) -> Tensor"
+};
+
+// Defines every bound op's schema, and the binding's introspection ops:
+//   tileops::_binding_problems() -> str[]  where the generated list and the op registry disagree
+//   tileops::_binding_instances() -> str[] the cached op instances, one line each
+void define_ops(torch::Library& m, std::span<const BoundOp> ops,
+                std::span<const std::string_view> composite_ops);
+// Registers the boxed kernel of every bound op for the library's dispatch key (CPU or CUDA).
+void implement_ops(torch::Library& m, std::span<const BoundOp> ops);
+
+}  // namespace tileops_torch

@@ -1,0 +1,43 @@
+"""tileops ops for PyTorch.
+
+Every implemented manifest op that has a call-time tensor input and is not composite is a torch
+custom op, torch.ops.tileops.<snake name> (tileops::rms_norm_fwd for RMSNormFwdOp), with a fake
+generated from the manifest, so it works under torch.compile(fullgraph=True) and CUDA graphs.
+Each manifest op, composites included, has a class here taking the manifest's construction
+parameters and called on tensors:
+
+    import tileops_torch
+    rms_norm = tileops_torch.RMSNormFwdOp(normalized_shape=(4096,))
+    y = rms_norm(x, weight)
+
+OPS describes every op (schema, inputs, outputs, parameters). Errors from the C++ op arrive as
+ValueError, TypeError or NotImplementedError with the C++ message (docs/design/torch-binding.md).
+"""
+
+import importlib
+
+from ._library import library_path, load
+
+load()
+
+from . import _generated  # noqa: E402  (registers the fakes: the library must be loaded first)
+from ._generated import OPS  # noqa: E402
+from ._runtime import REQUIRED, BoundOp, CompositeOp  # noqa: E402
+
+__all__ = ["OPS", "REQUIRED", "BoundOp", "CompositeOp", "library_path", "instances"]
+
+for _name, _class in _generated.CLASSES.items():
+    globals()[_name] = _class
+    __all__.append(_name)
+# Each composite op's class is hand-written, in composite/<snake name>.py, on its generated base.
+for _name in _generated.COMPOSITE_BASES:
+    _module = importlib.import_module(f".composite.{OPS[_name].snake}", __name__)
+    globals()[_name] = getattr(_module, _name)
+    __all__.append(_name)
+
+
+def instances():
+    """The op instances the binding has cached, one line each:
+    "RMSNormFwdOp@cpu(normalized_shape=[4096], eps=1e-06)"."""
+    import torch
+    return list(torch.ops.tileops._binding_instances())
