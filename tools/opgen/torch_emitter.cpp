@@ -72,6 +72,8 @@ std::string schema_default(const Entry& e, const ParamDecl& p) {
       for (const auto& item : v) items.push_back(item.as<int64_t>());
       return fmt::format("[{}]", fmt::join(items, ", "));
     }
+    case Ty::kDType:
+      return v.as<std::string>();  // torch's schema parser reads the manifest's dtype tokens
     default:
       break;
   }
@@ -241,6 +243,13 @@ class PythonCheck {
     for (const auto& t : e_.inputs) {
       s << fmt::format("    _check_convertible(_op, {}, {}, {}, {})\n", py_string(t.name), t.name,
                        tuple(t.dtype.same_as), py_string(t.dtype.text));
+    }
+    // Then constructs the op: the parameters converted as the C++ params_from_map converts them
+    // (torch passes a bool for a Scalar as it came), and the parameter-only rules.
+    for (const auto& p : e_.params) {
+      s << fmt::format("    {0} = _param_as(_op, {1}, {0}, {2}, {3})\n", p.name, py_string(p.name),
+                       py_string(param_kind(p)),
+                       p.nullable || p.ty == Ty::kTensor ? "True" : "False");
     }
     s << fmt::format("    {}({})\n", params_fn, fmt::join(params, ", "));
     s << "    _device = None\n";
@@ -449,10 +458,7 @@ std::string fake_signature(const Entry& e) {
 std::string infer_args(const Entry& e) {
   std::vector<std::string> args;
   for (const auto& t : e.inputs) args.push_back(t.name);
-  for (const auto& p : e.params) {
-    // Lists arrive from torch as lists; the checks compare tuples.
-    args.push_back(p.ty == Ty::kShape ? fmt::format("_as_shape({})", p.name) : p.name);
-  }
+  for (const auto& p : e.params) args.push_back(p.name);
   return fmt::format("{}", fmt::join(args, ", "));
 }
 
@@ -738,7 +744,7 @@ TorchFiles emit_torch(const std::vector<const Entry*>& entries) {
         "\"\"\"\n\n";
   py << "import collections\n\nimport torch\n\n";
   py << "from ._runtime import (REQUIRED, BoundOp, CompositeOp, OpInfo, ParamInfo, TensorInfo,\n"
-        "                       _as_shape, _broadcast_shapes, _ceil, _check_combo, _check_dtype,\n"
+        "                       _broadcast_shapes, _ceil, _check_combo, _check_dtype,\n"
         "                       _fake_outputs, _floor, _holds, _is_broadcastable_to, "
         "_is_integral,\n"
         "                       _log2, _note_device, _param_as, _param_rule_failed, _product,\n"

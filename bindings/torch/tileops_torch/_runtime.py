@@ -144,10 +144,6 @@ def _shape(t):
     return tuple(t.shape)
 
 
-def _as_shape(value):
-    return None if value is None else tuple(value)
-
-
 def _product(shape):
     p = 1
     for d in shape:
