@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, part 2: install what is needed, build, and run every test: the suites (ctest),
 # the same suites under AddressSanitizer + UndefinedBehaviorSanitizer, the concurrency tests under
-# ThreadSanitizer, and the out-of-tree consumer and backend examples against the installed package.
+# ThreadSanitizer, the out-of-tree consumer and backend examples against the installed package, and
+# the PyTorch binding's tests (scripts/run-torch-tests.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -26,4 +27,7 @@ if [ -x scripts/build-examples.sh ] || [ -f scripts/build-examples.sh ]; then
   echo "== examples against the installed package"
   bash scripts/build-examples.sh build/default
 fi
+
+echo "== PyTorch binding (torch from the Python package index)"
+bash scripts/run-torch-tests.sh
 echo "run-tests: all suites passed"
