@@ -26,7 +26,7 @@ if ! "$venv/bin/python" -c "import torch, numpy, pytest, sys; sys.exit(torch.__v
   stage "virtual environment with torch==$torch_version"
   rm -rf "$venv"
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "torch==$torch_version" numpy pytest
+  "$venv/bin/pip" install --progress-bar off --disable-pip-version-check "torch==$torch_version" numpy pytest
 fi
 "$venv/bin/python" -c "import torch; print('torch', torch.__version__, 'CUDA device:', torch.cuda.is_available())"
 

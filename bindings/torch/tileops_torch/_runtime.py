@@ -15,14 +15,10 @@ import torch
 __all__ = ["REQUIRED", "BoundOp", "CompositeOp", "OpInfo", "ParamInfo", "TensorInfo"]
 
 
-class _Required:
-    """The default of a parameter the manifest gives no default (the C++ Required<T>)."""
-
-    def __repr__(self):
-        return "REQUIRED"
-
-
-REQUIRED = _Required()
+# The default of a parameter the manifest gives no default (the C++ Required<T>): leaving it out
+# raises the C++ op's message. Ellipsis, because torch.compile traces it as a constant, so ops
+# can be constructed inside a compiled function.
+REQUIRED = ...
 
 TensorInfo = collections.namedtuple("TensorInfo", "name dtype shape optional mutated")
 ParamInfo = collections.namedtuple("ParamInfo", "name type kind nullable required default kw_only")
