@@ -10,7 +10,7 @@ import os
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
-from _harness import (CASES, DEVICES, HERE, OP_ORDER, caught, expect_error, parametrize, skip)
+from _harness import CASES, DEVICES, OP_ORDER, caught, expect_error, parametrize, skip
 import tileops_torch
 from tileops_torch import REQUIRED
 
