@@ -7,6 +7,7 @@
 // errors.hpp lists.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@
 
 namespace tileops_torch {
 namespace {
+
+constexpr uintptr_t kCuStreamLegacy = 0x1;  // CU_STREAM_LEGACY in the driver API's cuda.h
 
 // The tensor whose dtype slot's expression names first ("same_as(x)"), for messages.
 const at::Tensor* same_as_tensor(const tileops::OpSchema& schema, const tileops::TensorSlot& slot,
@@ -123,8 +126,12 @@ class OpKernel final : public c10::OperatorKernel {
       // there (the outputs' allocation included) and capturable in a CUDA graph.
       const c10::impl::DeviceGuardImplInterface* cuda =
           c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
-      const c10::Stream stream = cuda->getStream(*device);
-      tileops::cuda::StreamGuard guard(device->index(), cuda->getStreamNativeHandle(stream));
+      void* handle = cuda->getStreamNativeHandle(cuda->getStream(*device));
+      // torch's default stream is the legacy default stream, whose handle is null; tileops reads
+      // a null current stream as "none set" and would use its own non-blocking stream, unordered
+      // with torch's work. The driver names the legacy stream explicitly: CU_STREAM_LEGACY.
+      if (handle == nullptr) handle = reinterpret_cast<void*>(kCuStreamLegacy);
+      tileops::cuda::StreamGuard guard(device->index(), handle);
       op->call_into(in, wrapped);
     } else {
       op->call_into(in, wrapped);

@@ -77,11 +77,15 @@ def test_compiled_function_in_a_graph():
     assert torch.equal(out, block(*args))
 
 
-@parametrize("name", ["RMSNormFwdOp", "SoftmaxFwdOp", "GemmFwdOp", "BatchNormFwdOp"],
-             ids=["RMSNormFwdOp", "SoftmaxFwdOp", "GemmFwdOp", "BatchNormFwdOp"])
-def test_work_runs_on_the_current_stream(name):
-    # On a side stream: a long sleep, then the input is written, then the op reads it. Were the
-    # op's work on any other stream, it would read the input before the write lands.
+STREAM_OPS = ["RMSNormFwdOp", "SoftmaxFwdOp", "GemmFwdOp", "BatchNormFwdOp", "GatedMLPFwdOp"]
+
+
+@parametrize("stream", ["default", "side"], ids=["default", "side"])
+@parametrize("name", STREAM_OPS, ids=STREAM_OPS)
+def test_work_runs_on_the_current_stream(name, stream):
+    # On torch's current stream (its default stream, or a side stream): a long sleep, then the
+    # input is written, then the op reads it. Were the op's work on any other stream, it would
+    # read the input before the write lands.
     require_cuda()
     label, params, inputs = cuda_samples(name)[0]
     op = make_op(name, params)
@@ -91,15 +95,15 @@ def test_work_runs_on_the_current_stream(name):
     expected = as_tuple(op(*expected_inputs))
     torch.cuda.synchronize()
     stale = torch.full_like(x, float("nan"))
-    side = torch.cuda.Stream()
+    current = torch.cuda.Stream() if stream == "side" else torch.cuda.default_stream()
     run_inputs = (stale,) + clone_all(inputs[1:])
     torch.cuda.synchronize()
-    with torch.cuda.stream(side):
+    with torch.cuda.stream(current):
         torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time
         stale.copy_(new_x)
         got = as_tuple(op(*run_inputs))
-    side.synchronize()
-    assert_equal(got, expected, f"{name}: result of the side-stream call")
+    current.synchronize()
+    assert_equal(got, expected, f"{name}: result of the call on the {stream} stream")
 
 
 def test_cuda_matches_reference_in_half_precision():
