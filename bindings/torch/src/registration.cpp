@@ -162,6 +162,9 @@ std::vector<std::string> binding_instances() {
 
 void define_ops(torch::Library& m, std::span<const BoundOp> ops,
                 std::span<const std::string_view> composite_ops) {
+  // Where the fakes are registered: torch names this module when a fake is needed before it
+  // was imported, and checks that register_fake is called from it.
+  m.set_python_module("tileops_torch._generated");
   std::set<std::string, std::less<>> generated;
   for (const BoundOp& op : ops) {
     m.def(op.schema);

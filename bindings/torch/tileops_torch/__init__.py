@@ -16,6 +16,8 @@ ValueError, TypeError or NotImplementedError with the C++ message (docs/design/t
 
 import importlib
 
+import torch
+
 from ._library import library_path, load
 
 load()
@@ -39,5 +41,4 @@ for _name in _generated.COMPOSITE_BASES:
 def instances():
     """The op instances the binding has cached, one line each:
     "RMSNormFwdOp@cpu(normalized_shape=[4096], eps=1e-06)"."""
-    import torch
     return list(torch.ops.tileops._binding_instances())

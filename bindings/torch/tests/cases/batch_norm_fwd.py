@@ -26,10 +26,11 @@ def samples(device):
 
 def reference(params, x, running_mean, running_var, weight, bias):
     training = params.get("training", False)
+    rm64, rv64 = running_mean.double(), running_var.double()
     y = torch.nn.functional.batch_norm(
-        x.double(), rm64 := running_mean.double(), rv64 := running_var.double(),
-        None if weight is None else weight.double(), None if bias is None else bias.double(),
-        training, params.get("momentum", 0.1), params.get("eps", 1e-5))
+        x.double(), rm64, rv64, None if weight is None else weight.double(),
+        None if bias is None else bias.double(), training, params.get("momentum", 0.1),
+        params.get("eps", 1e-5))
     running_mean.copy_(rm64)  # updated in place when training, as the op does
     running_var.copy_(rv64)
     return (y.to(x.dtype),)
