@@ -139,6 +139,26 @@ TEST_F(TunerTest, AFallbackThatFailsItsCheckLeavesTheKernelUntuned) {
   EXPECT_NE(warnings_[0].find("fails its own check"), std::string::npos) << warnings_[0];
 }
 
+TEST_F(TunerTest, KeyedChoicesDescribeEachKeyOnce) {
+  Tuner tuner("kernel", kCandidates);
+  int described = 0;
+  Script script{.us = {{0, 5.0}, {1, 3.0}, {2, 6.0}, {3, 4.0}}};
+  auto describe = [&] {
+    ++described;
+    return SettleInputs{"board", "keyed spec",
+                        [&] { return std::unique_ptr<TuningTrial>(new ScriptedTrial(script)); }};
+  };
+  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 0);
+  EXPECT_EQ(described, 0) << "untuned calls describe nothing";
+  tuner.enter_tuned_mode({});
+  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 1);
+  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 1);
+  EXPECT_EQ(described, 1);
+  EXPECT_EQ(lookup_tuned("board", {"kernel", "keyed spec"}), "b");
+  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 7}, 0, describe), 1);
+  EXPECT_EQ(described, 2) << "another key is described (and here read from the string memory)";
+}
+
 TEST(Tuner, NeedsAtLeastOneCandidate) {
   EXPECT_THROW(Tuner("kernel", std::vector<std::string>{}), ContractError);
 }

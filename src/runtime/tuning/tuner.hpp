@@ -4,12 +4,14 @@
 // checking and timing every candidate on the device (TuningTrial) and storing the fastest.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,18 @@ struct TuningCounts {
 // Process-wide counts, for tests and `tileops tune`.
 TuningCounts tuning_counts();
 
+// What a kernel supplies when a call spec must be settled: the board model, the spec's stored
+// form, and the trial that times it.
+struct SettleInputs {
+  std::string board;
+  std::string spec;
+  std::function<std::unique_ptr<TuningTrial>()> make_trial;
+};
+
+// A call spec as numbers (dtype, sizes, flags), so a tuned call finds its settled choice without
+// formatting text: the host cost of a cached tuned call stays that of an untuned one.
+using SpecKey = std::array<int64_t, 6>;
+
 class Tuner {
  public:
   Tuner(std::string kernel, std::vector<std::string> candidates);
@@ -48,6 +62,22 @@ class Tuner {
   int choose(const std::string& board, const std::string& spec, int fallback,
              const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
 
+  // As choose, keyed by numbers: describe() (returning SettleInputs) runs only the first time a
+  // key is seen by this tuner.
+  template <typename Describe>
+  int choose_keyed(const SpecKey& key, int fallback, Describe&& describe) {
+    if (!tuned()) return fallback;
+    {
+      std::shared_lock lock(keyed_mutex_);
+      if (auto it = keyed_.find(key); it != keyed_.end()) return it->second;
+    }
+    const SettleInputs inputs = describe();
+    const int choice = choose(inputs.board, inputs.spec, fallback, inputs.make_trial);
+    std::unique_lock lock(keyed_mutex_);
+    keyed_.emplace(key, choice);
+    return choice;
+  }
+
  private:
   int settle(const std::string& board, const std::string& spec, int fallback,
              const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
@@ -58,6 +88,8 @@ class Tuner {
   std::mutex mutex_;  // guards options_ and chosen_; held while settling a spec
   TuneOptions options_;
   std::map<std::string, int> chosen_;
+  std::shared_mutex keyed_mutex_;
+  std::map<SpecKey, int> keyed_;
 };
 
 }  // namespace tileops::tuning

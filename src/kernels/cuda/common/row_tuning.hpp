@@ -88,19 +88,27 @@ class RowKernelSet {
 
   bool tuned() const { return tuner_.tuned(); }
 
-  // The config for a call in tuned mode, settled per spec on scratch tensors shaped like inputs
-  // and outputs, run by enqueue(config, inputs, outputs).
+  // The config for a call in tuned mode: settled once per (dtype, rows, n, vec) on scratch
+  // tensors shaped like inputs and outputs, run by enqueue(config, inputs, outputs).
   template <typename Enqueue>
-  int choose(int device, const std::string& spec, int default_config,
+  int choose(int device, DType dtype, int64_t rows, int64_t n, int vec, int default_config,
              std::initializer_list<const Tensor*> inputs,
              std::initializer_list<const Tensor*> outputs, Enqueue enqueue) {
-    return tuner_.choose(tuning_board(device), spec, default_config, [&] {
-      require_not_capturing(device, name_);
-      std::vector<Tensor> in, out;
-      uint64_t seed = 1;
-      for (const Tensor* t : inputs) in.push_back(random_device_like(*t, seed++));
-      for (const Tensor* t : outputs) out.push_back(empty_device_like(*t));
-      return std::make_unique<CudaTrial>(device, std::move(in), std::move(out), enqueue);
+    const tuning::SpecKey key{static_cast<int64_t>(dtype), rows, n, vec, 0, 0};
+    return tuner_.choose_keyed(key, default_config, [&] {
+      tuning::SettleInputs settle;
+      settle.board = tuning_board(device);
+      settle.spec = fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
+      settle.make_trial = [&, this] {
+        require_not_capturing(device, name_);
+        std::vector<Tensor> in, out;
+        uint64_t seed = 1;
+        for (const Tensor* t : inputs) in.push_back(random_device_like(*t, seed++));
+        for (const Tensor* t : outputs) out.push_back(empty_device_like(*t));
+        return std::unique_ptr<tuning::TuningTrial>(
+            std::make_unique<CudaTrial>(device, std::move(in), std::move(out), enqueue));
+      };
+      return settle;
     });
   }
 

@@ -87,17 +87,24 @@ class GemmTiledCuda final : public GemmKernel {
 
   int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,
                  const Tensor& d) {
-    const std::string spec =
-        fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n, call.k,
-                    call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
-    return tuner_.choose(tuning_board(device), spec, kDefaultTile, [&] {
-      require_not_capturing(device, "gemm_tiled_cuda");
-      return std::make_unique<CudaTrial>(
-          device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
-          std::vector<Tensor>{empty_device_like(d)},
-          [this, call, device](int tile, std::span<const Tensor> in, std::span<const Tensor> out) {
-            enqueue(tile, call, device, in[0].data(), in[1].data(), out[0].data());
-          });
+    const tuning::SpecKey key{
+        static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
+    return tuner_.choose_keyed(key, kDefaultTile, [&] {
+      tuning::SettleInputs settle;
+      settle.board = tuning_board(device);
+      settle.spec = fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n,
+                                call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
+      settle.make_trial = [&, this]() -> std::unique_ptr<tuning::TuningTrial> {
+        require_not_capturing(device, "gemm_tiled_cuda");
+        return std::make_unique<CudaTrial>(
+            device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
+            std::vector<Tensor>{empty_device_like(d)},
+            [this, call, device](int tile, std::span<const Tensor> in,
+                                 std::span<const Tensor> out) {
+              enqueue(tile, call, device, in[0].data(), in[1].data(), out[0].data());
+            });
+      };
+      return settle;
     });
   }
 

@@ -15,10 +15,6 @@ namespace {
 constexpr const char* kLayerNormPath = "normalization/layer_norm.cu";
 constexpr const char* kFusedPath = "normalization/fused_add_rms_norm.cu";
 
-std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
-  return fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
-}
-
 // The config last launched, for config().
 class LastRowConfig {
  public:
@@ -55,7 +51,7 @@ class LayerNormCuda final : public LayerNormKernel {
     int config = default_row_config(0, call.rows, sm_count(device), 4);
     if (set_.tuned()) {
       config = set_.choose(
-          device, row_spec(call.dtype, call.rows, call.n, vec), config, {&x, &w, &b}, {&y},
+          device, call.dtype, call.rows, call.n, vec, config, {&x, &w, &b}, {&y},
           [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
             enqueue(call, vec, device, c, in[0].data(), in[1].data(), in[2].data(), o[0].data());
           });
@@ -104,7 +100,7 @@ class FusedAddRMSNormCuda final : public FusedAddRMSNormKernel {
     int config = default_row_config(0, call.rows, sm_count(device), 2);
     if (set_.tuned()) {
       config = set_.choose(
-          device, row_spec(call.dtype, call.rows, call.n, vec), config, {&x, &residual, &w},
+          device, call.dtype, call.rows, call.n, vec, config, {&x, &residual, &w},
           {&y, &residual_out},
           [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
             enqueue(call, vec, device, c, in[0].data(), in[1].data(), in[2].data(), o[0].data(),

@@ -31,13 +31,10 @@ class RMSNormCuda final : public RMSNormKernel {
            const Tensor& out) override {
     const int vec = row_vector_width(call.dtype, call.n, {x.data(), weight.data(), out.data()});
     const int device = device_of(x);
-    int config =
-        default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device), 4);
+    int config = default_row_config(norm_cache_depth(call.dtype), call.rows, sm_count(device), 4);
     if (set_.tuned()) {
       config = set_.choose(
-          device,
-          fmt::format("{} rows={} n={} vec={}", dtype_name(call.dtype), call.rows, call.n, vec),
-          config, {&x, &weight}, {&out},
+          device, call.dtype, call.rows, call.n, vec, config, {&x, &weight}, {&out},
           [this, call, vec, device](int c, std::span<const Tensor> in, std::span<const Tensor> o) {
             enqueue(call, vec, device, c, in[0].data(), in[1].data(), o[0].data());
           });

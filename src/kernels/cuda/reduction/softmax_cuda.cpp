@@ -69,14 +69,11 @@ class SoftmaxLauncher {
       const int vec = row_vector_width(call.dtype, call.n, {xp, yp});
       int config = default_row_config(kRowCache, call.outer, sms, 4);
       if (rows_.tuned()) {
-        config = rows_.choose(
-            device,
-            fmt::format("{} rows={} n={} vec={}", dtype_name(call.dtype), call.outer, call.n, vec),
-            config, {&x}, {&y},
-            [this, call, vec, device](int c, std::span<const Tensor> in,
-                                      std::span<const Tensor> o) {
-              launch_rows(call, vec, device, c, in[0].data(), o[0].data());
-            });
+        config = rows_.choose(device, call.dtype, call.outer, call.n, vec, config, {&x}, {&y},
+                              [this, call, vec, device](int c, std::span<const Tensor> in,
+                                                        std::span<const Tensor> o) {
+                                launch_rows(call, vec, device, c, in[0].data(), o[0].data());
+                              });
       }
       launch_rows(call, vec, device, config, xp, yp);
     } else {
