@@ -2,6 +2,7 @@
 // be captured in a CUDA graph and replayed; errors still come before anything is enqueued.
 #include "support/cuda_support.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
+#include "tileops/ops/reduction/softmax_fwd_op.hpp"
 
 namespace tileops {
 namespace {
@@ -40,6 +41,20 @@ TEST(CudaGraph, OpsUseTheCallersStream) {
   Tensor y = op(x, w);
   cuda::synchronize(0);
   EXPECT_EQ(y.device(), Device::cuda(0));
+}
+
+TEST(CudaGraph, ANullStreamIsTheLegacyDefaultStream) {
+  TILEOPS_REQUIRE_CUDA();
+  SoftmaxFwdOp op({.dim = -1});
+  // An LM-head shape: the split-row path allocates a scratch buffer on the current stream too.
+  const Tensor x = testing::device_copy(random_tensor({4, 102400}, DType::kBFloat16, 5));
+  const Tensor expected = testing::host_copy(op(x));
+  cuda::StreamGuard guard(0, nullptr);
+  EXPECT_EQ(cuda::current_stream(0), cuda::legacy_default_stream());
+  const Tensor y = op(x);
+  cuda::synchronize(0);
+  const Comparison c = compare(testing::host_copy(y), expected, Tolerance{0, 0});
+  EXPECT_TRUE(c.ok()) << c.str();
 }
 
 TEST(CudaErrors, MixedDevicesAreRejectedBeforeAnyLaunch) {

@@ -82,6 +82,12 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   }
   SoftmaxFwdOp last({.dim = -1});
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{32, 32, 4096}}, GetParam(), true));
+  // Few long rows: [4, 102400] and [3, 20011] run on a cluster per row (Hopper); rows too long
+  // for a cluster's registers, and misaligned ones (scalar access), take the two-kernel split.
+  EXPECT_TRUE(cuda_matches_reference(last, {Shape{2, 300000}}, GetParam()));
+  EXPECT_TRUE(cuda_matches_reference(last, {Shape{4, 102400}}, GetParam(), true));
+  LogSoftmaxFwdOp log_last({.dim = -1});
+  EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
 }
 
 TEST_P(CudaNorms, GatedMLPRunsItsSubOpsOnTheDevice) {

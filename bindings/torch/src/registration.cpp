@@ -30,8 +30,6 @@
 namespace tileops_torch {
 namespace {
 
-constexpr uintptr_t kCuStreamLegacy = 0x1;  // CU_STREAM_LEGACY in the driver API's cuda.h
-
 // The tensor whose dtype slot's expression names first ("same_as(x)"), for messages.
 const at::Tensor* same_as_tensor(const tileops::OpSchema& schema, const tileops::TensorSlot& slot,
                                  std::span<const at::Tensor> inputs) {
@@ -126,11 +124,9 @@ class OpKernel final : public c10::OperatorKernel {
       // there (the outputs' allocation included) and capturable in a CUDA graph.
       const c10::impl::DeviceGuardImplInterface* cuda =
           c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
+      // torch's default stream has a null handle: StreamGuard takes that as the legacy default
+      // stream, which it is.
       void* handle = cuda->getStreamNativeHandle(cuda->getStream(*device));
-      // torch's default stream is the legacy default stream, whose handle is null; tileops reads
-      // a null current stream as "none set" and would use its own non-blocking stream, unordered
-      // with torch's work. The driver names the legacy stream explicitly: CU_STREAM_LEGACY.
-      if (handle == nullptr) handle = reinterpret_cast<void*>(kCuStreamLegacy);
       tileops::cuda::StreamGuard guard(device->index(), handle);
       op->call_into(in, wrapped);
     } else {

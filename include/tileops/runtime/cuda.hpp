@@ -20,7 +20,12 @@ std::string device_name(int device);
 
 // The stream ops on device use on this thread.
 StreamHandle current_stream(int device);
-// Makes stream the current one for device on this thread until destroyed.
+// The CUDA runtime's stream 0 (the legacy default stream, CU_STREAM_LEGACY): what a null stream
+// handle means to StreamGuard, as it does to the runtime API and torch.
+StreamHandle legacy_default_stream();
+
+// Makes stream the current one for device on this thread until destroyed. A null stream is the
+// legacy default stream, so work is ordered with an application's stream-0 work.
 class StreamGuard {
  public:
   StreamGuard(int device, StreamHandle stream);

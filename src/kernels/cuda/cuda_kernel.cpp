@@ -67,6 +67,16 @@ int sm_count(int device) {
   return c;
 }
 
+int device_arch(int device) {
+  static std::array<std::atomic<int>, 16> archs{};
+  if (device >= 0 && device < 16) {
+    if (const int a = archs[device].load(std::memory_order_relaxed)) return a;
+  }
+  const int a = read_device_facts(Device::cuda(device)).arch;
+  if (device >= 0 && device < 16) archs[device].store(a, std::memory_order_relaxed);
+  return a;
+}
+
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
             unsigned smem, std::initializer_list<void*> args) {
   if (grid_x == 0 || grid_y == 0) return;
@@ -78,6 +88,19 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
                                 static_cast<CUstream>(current_stream(device)),
                                 const_cast<void**>(args.begin()), nullptr),
         "cuLaunchKernel");
+}
+
+void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                     unsigned cluster_x, std::initializer_list<void*> args) {
+  if (grid_x == 0 || grid_y == 0) return;
+  LaunchAttribute cluster{};
+  cluster.id = kLaunchAttrClusterDimension;
+  cluster.value.cluster_dim = {cluster_x, 1, 1};
+  LaunchConfig config{grid_x,   grid_y, 1, block,
+                      1,        1,      0, static_cast<CUstream>(current_stream(device)),
+                      &cluster, 1};
+  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.begin()), nullptr),
+        "cuLaunchKernelEx");
 }
 
 namespace {

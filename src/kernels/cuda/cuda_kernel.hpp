@@ -55,8 +55,15 @@ class CudaFunction {
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
             unsigned smem, std::initializer_list<void*> args);
 
+// Launches a grid of thread-block clusters of cluster_x blocks along x (Hopper and later), on
+// device's current stream.
+void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                     unsigned cluster_x, std::initializer_list<void*> args);
+
 // The SM count of a device, read once (kernels size grid-stride launches with it).
 int sm_count(int device);
+// The device's SM version (90 for Hopper), read once.
+int device_arch(int device);
 
 inline int device_of(const Tensor& t) {
   return t.device().index;

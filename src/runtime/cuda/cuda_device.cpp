@@ -128,10 +128,15 @@ StreamHandle current_stream(int device) {
   return device_state(device).default_stream;
 }
 
+StreamHandle legacy_default_stream() {
+  return reinterpret_cast<StreamHandle>(uintptr_t{0x1});  // CU_STREAM_LEGACY in cuda.h
+}
+
 StreamGuard::StreamGuard(int device, StreamHandle stream)
     : device_(device), previous_(t_current.at(device)) {
   device_state(device);
-  t_current[device] = static_cast<CUstream>(stream);
+  // t_current holds null for "no stream set"; a caller's null is the legacy default stream.
+  t_current[device] = static_cast<CUstream>(stream != nullptr ? stream : legacy_default_stream());
 }
 
 StreamGuard::~StreamGuard() {

@@ -56,6 +56,7 @@ LoadedDriver load() {
   bind(lib, a.cuStreamBeginCapture, "cuStreamBeginCapture_v2", e);
   bind(lib, a.cuStreamEndCapture, "cuStreamEndCapture", e);
   bind(lib, a.cuStreamIsCapturing, "cuStreamIsCapturing", e);
+  bind(lib, a.cuLaunchKernelEx, "cuLaunchKernelEx", e);
   bind(lib, a.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", e);
   bind(lib, a.cuGraphLaunch, "cuGraphLaunch", e);
   bind(lib, a.cuGraphExecDestroy, "cuGraphExecDestroy", e);

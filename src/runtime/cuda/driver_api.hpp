@@ -30,6 +30,31 @@ inline constexpr int kFuncAttrMaxDynamicSharedSize = 8;
 inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr int kCaptureModeThreadLocal = 1;
 
+inline constexpr int kLaunchAttrClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+
+// ABI-compatible with CUlaunchAttribute and CUlaunchConfig of cuda.h (CUDA 12 and later).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } cluster_dim;
+  } value;
+};
+struct LaunchConfig {
+  unsigned grid_x, grid_y, grid_z;
+  unsigned block_x, block_y, block_z;
+  unsigned shared_bytes;
+  CUstream stream;
+  LaunchAttribute* attrs;
+  unsigned num_attrs;
+};
+
+static_assert(sizeof(LaunchAttribute) == 72 && sizeof(LaunchConfig) == 56 &&
+              offsetof(LaunchConfig, stream) == 32 && offsetof(LaunchConfig, attrs) == 40);
+
 struct DriverApi {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDriverGetVersion)(int*);
@@ -52,6 +77,7 @@ struct DriverApi {
   CUresult (*cuStreamBeginCapture)(CUstream, int);
   CUresult (*cuStreamEndCapture)(CUstream, CUgraph*);
   CUresult (*cuStreamIsCapturing)(CUstream, int*);
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig*, CUfunction, void**, void**);
   CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long);
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);

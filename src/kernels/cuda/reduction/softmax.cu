@@ -4,6 +4,8 @@
 //   softmax_partial_kernel + softmax_finish_kernel (inner == 1, few long rows): each row split
 //     over gridDim.x blocks; the first kernel writes each chunk's (max, sum), the second merges
 //     a row's partials and writes its chunk.
+//   softmax_cluster_kernel (inner == 1, few long rows, Hopper): each row over a cluster of
+//     CLUSTER blocks in one pass (below).
 //   softmax_strided_kernel (inner > 1): one thread per (outer, inner) column.
 // Prelude: T, VEC, CACHE, LOG (log_softmax when true).
 __device__ __forceinline__ void online_update(float& m, float& s, float v) {
@@ -157,3 +159,80 @@ extern "C" __global__ void softmax_strided_kernel(const T* __restrict__ x, T* __
     for (i64 j = 0; j < n; ++j) out[j * inner] = from_float<T>(finish(to_float(base[j * inner]), m, log_s, inv_s));
   }
 }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Few long rows in one pass and one launch: a cluster of CLUSTER blocks takes a row (grid
+// (CLUSTER, rows), cluster (CLUSTER, 1, 1)). Each block keeps its chunk of packs in registers
+// (the host guarantees chunk <= CLUSTER_CACHE * blockDim.x), reduces it to (max, sum) and
+// publishes that in its shared memory; after a cluster barrier every block merges the CLUSTER
+// partials through distributed shared memory and writes its chunk. The last barrier keeps each
+// block's shared memory alive until every block of the cluster has read it.
+constexpr int CLUSTER = 8;
+constexpr int CLUSTER_CACHE = 8;
+
+__device__ __forceinline__ void cluster_barrier() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+__device__ __forceinline__ float2 load_from_block(const float2* local, unsigned rank) {
+  unsigned shared_addr, remote;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(shared_addr) : "l"(local));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(shared_addr), "r"(rank));
+  float2 v;
+  asm volatile("ld.shared::cluster.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(remote) : "memory");
+  return v;
+}
+
+extern "C" __global__ void __launch_bounds__(512) softmax_cluster_kernel(const T* __restrict__ x, T* __restrict__ y,
+                                                                       i64 n, i64 chunk) {
+  __shared__ float sm[32], ss[32];
+  __shared__ float2 published;
+  typedef Pack<T, VEC> P;
+  const i64 row = blockIdx.y, packs = n / VEC;
+  const P* xr = reinterpret_cast<const P*>(x + row * n);
+  P* yr = reinterpret_cast<P*>(y + row * n);
+  const i64 begin = blockIdx.x * chunk, end = min(begin + chunk, packs);
+  const bool last = blockIdx.x == gridDim.x - 1;
+  P cache[CLUSTER_CACHE];
+  float m = TILEOPS_NEG_INF, s = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CLUSTER_CACHE; ++c) {
+    const i64 i = begin + threadIdx.x + (i64)c * blockDim.x;
+    if (i < end) {
+      cache[c] = xr[i];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) online_update(m, s, to_float(cache[c].v[k]));
+    }
+  }
+  if (last) {
+    for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) online_update(m, s, to_float(x[row * n + i]));
+  }
+  block_merge(m, s, sm, ss);
+  if (threadIdx.x == 0) published = make_float2(m, s);
+  cluster_barrier();
+  m = TILEOPS_NEG_INF;
+  s = 0.0f;
+#pragma unroll
+  for (unsigned r = 0; r < CLUSTER; ++r) {
+    const float2 p = load_from_block(&published, r);
+    online_merge(m, s, p.x, p.y);
+  }
+  const float log_s = logf(s), inv_s = 1.0f / s;
+#pragma unroll
+  for (int c = 0; c < CLUSTER_CACHE; ++c) {
+    const i64 i = begin + threadIdx.x + (i64)c * blockDim.x;
+    if (i < end) {
+      P o;
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) o.v[k] = from_float<T>(finish(to_float(cache[c].v[k]), m, log_s, inv_s));
+      yr[i] = o;
+    }
+  }
+  if (last) {
+    for (i64 i = packs * VEC + threadIdx.x; i < n; i += blockDim.x) {
+      y[row * n + i] = from_float<T>(finish(to_float(x[row * n + i]), m, log_s, inv_s));
+    }
+  }
+  cluster_barrier();
+}
+#endif

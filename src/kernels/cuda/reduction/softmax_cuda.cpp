@@ -27,6 +27,11 @@ KernelSource softmax_source(DType dtype, int vec, bool log) {
   return row_kernel_source(kernel_name(log), kPath, dtype, vec, kRowCache, log_prelude(log));
 }
 
+// softmax_cluster_kernel's shape (CLUSTER, CLUSTER_CACHE and its launch bounds in softmax.cu).
+constexpr unsigned kCluster = 8;
+constexpr int64_t kClusterCache = 8;
+constexpr unsigned kClusterThreads = 512;
+
 int wide(DType dtype) {
   return static_cast<int>(16 / dtype_size(dtype));
 }
@@ -39,6 +44,8 @@ class SoftmaxLauncher {
         rows_(kernel_name(log), kPath, "softmax_rows_kernel", d,
               log ? "log_softmax_cuda" : "softmax_cuda", log_prelude(log)),
         strided_(softmax_source(d, 1, log), "softmax_strided_kernel"),
+        cluster_wide_(softmax_source(d, vec_, log), "softmax_cluster_kernel"),
+        cluster_narrow_(softmax_source(d, 1, log), "softmax_cluster_kernel"),
         partial_wide_(softmax_source(d, vec_, log), "softmax_partial_kernel"),
         finish_wide_(softmax_source(d, vec_, log), "softmax_finish_kernel"),
         partial_narrow_(softmax_source(d, 1, log), "softmax_partial_kernel"),
@@ -51,9 +58,18 @@ class SoftmaxLauncher {
     int64_t outer = call.outer, n = call.n, inner = call.inner;
     const int sms = sm_count(device);
     if (call.inner == 1 && call.outer < sms && call.n >= 16384) {
-      // Few long rows (an LM head's logits): split each row so every SM has work.
+      // Few long rows (an LM head's logits). On Hopper, a cluster of blocks per row in one
+      // pass when the row fits the cluster's registers; else each row split over blocks in two
+      // kernels, so every SM has work.
       const int vec = row_vector_width(call.dtype, call.n, {xp, yp});
       const int64_t packs = call.n / vec;
+      int64_t cluster_chunk = (packs + kCluster - 1) / kCluster;
+      if (device_arch(device) >= 90 && cluster_chunk <= kClusterCache * kClusterThreads) {
+        launch_clusters((vec == vec_ ? cluster_wide_ : cluster_narrow_).get(device), device,
+                        kCluster, static_cast<unsigned>(call.outer), kClusterThreads, kCluster,
+                        {&xp, &yp, &n, &cluster_chunk});
+        return;
+      }
       const int64_t chunks =
           std::clamp<int64_t>(2 * sms / call.outer, 1, std::max<int64_t>(1, packs / 256));
       int64_t chunk = (packs + chunks - 1) / chunks;
@@ -103,7 +119,8 @@ class SoftmaxLauncher {
   RowKernelSet rows_;
   std::atomic<int> config_{0};  // last row launch, for config()
   std::atomic<unsigned> block_{0};
-  CudaFunction strided_, partial_wide_, finish_wide_, partial_narrow_, finish_narrow_;
+  CudaFunction strided_, cluster_wide_, cluster_narrow_, partial_wide_, finish_wide_,
+      partial_narrow_, finish_narrow_;
 };
 
 class SoftmaxCuda final : public SoftmaxKernel {
