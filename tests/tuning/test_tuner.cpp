@@ -50,16 +50,19 @@ class TunerTest : public testing::TuningDirTest {
     set_warning_handler(previous_);
     TuningDirTest::TearDown();
   }
+  // A spec's key is its hash here; kernels key by their call's numbers.
   int choose(Tuner& tuner, Script& script, const std::string& spec = "spec", int fallback = 0) {
-    ++trials_requested_before_;
-    return tuner.choose("board", spec, fallback, [&] {
-      ++trials_made_;
-      return std::make_unique<ScriptedTrial>(script);
+    const SpecKey key{static_cast<int64_t>(std::hash<std::string>{}(spec)), 0, 0, 0, 0, 0};
+    return tuner.choose(key, fallback, [&] {
+      return SettleInputs{"board", spec, [&]() -> std::unique_ptr<TuningTrial> {
+                            ++trials_made_;
+                            return std::make_unique<ScriptedTrial>(script);
+                          }};
     });
   }
   WarningHandler previous_;
   std::vector<std::string> warnings_;
-  int trials_made_ = 0, trials_requested_before_ = 0;
+  int trials_made_ = 0;
 };
 
 const std::vector<std::string> kCandidates{"a", "b", "c", "d"};
@@ -148,15 +151,15 @@ TEST_F(TunerTest, KeyedChoicesDescribeEachKeyOnce) {
     return SettleInputs{"board", "keyed spec",
                         [&] { return std::unique_ptr<TuningTrial>(new ScriptedTrial(script)); }};
   };
-  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 0);
+  EXPECT_EQ(tuner.choose({1, 2, 3, 4, 5, 6}, 0, describe), 0);
   EXPECT_EQ(described, 0) << "untuned calls describe nothing";
   tuner.enter_tuned_mode({});
-  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 1);
-  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 6}, 0, describe), 1);
+  EXPECT_EQ(tuner.choose({1, 2, 3, 4, 5, 6}, 0, describe), 1);
+  EXPECT_EQ(tuner.choose({1, 2, 3, 4, 5, 6}, 0, describe), 1);
   EXPECT_EQ(described, 1);
   EXPECT_EQ(lookup_tuned("board", {"kernel", "keyed spec"}), "b");
-  EXPECT_EQ(tuner.choose_keyed({1, 2, 3, 4, 5, 7}, 0, describe), 1);
-  EXPECT_EQ(described, 2) << "another key is described (and here read from the string memory)";
+  EXPECT_EQ(tuner.choose({1, 2, 3, 4, 5, 7}, 0, describe), 1);
+  EXPECT_EQ(described, 2) << "another key is described (its spec, stored, is read from the store)";
 }
 
 TEST(Tuner, NeedsAtLeastOneCandidate) {

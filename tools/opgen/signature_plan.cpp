@@ -5,19 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "cpp_literal.hpp"
 #include "op_emitter.hpp"
 
 namespace opgen {
 namespace {
-
-std::string cpp_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 struct DimPattern {
   enum Kind { kCheck, kBind, kBindScaled, kBindOffset, kNotReady } kind = kNotReady;

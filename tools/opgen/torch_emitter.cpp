@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "cpp_literal.hpp"
 #include "op_emitter.hpp"
 #include "py_expr_emitter.hpp"
 #include "signature_plan.hpp"
@@ -23,15 +24,6 @@ const std::set<std::string> kPythonKeywords = {
     "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
     "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
     "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
-
-std::string cpp_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 // A double as a literal both torch's schema parser and Python read as a float.
 std::string float_literal(double v) {
@@ -53,10 +45,9 @@ bool yaml_is_int(const YAML::Node& v) {
   }
 }
 
-// The default in torch schema syntax.
-std::string schema_default(const Entry& e, const ParamDecl& p) {
-  const YAML::Node v = default_node(p);
-  if (v.IsNull()) return "None";
+// An int, float or bool default as a literal that torch's schema parser and Python both read
+// ("" for other types).
+std::string number_default(const ParamDecl& p, const YAML::Node& v) {
   switch (p.ty) {
     case Ty::kInt:
       return fmt::format("{}", v.as<int64_t>());
@@ -65,13 +56,27 @@ std::string schema_default(const Entry& e, const ParamDecl& p) {
       return float_literal(v.as<double>());
     case Ty::kBool:
       return v.as<bool>() ? "True" : "False";
+    default:
+      return {};
+  }
+}
+
+std::vector<int64_t> shape_default(const YAML::Node& v) {
+  std::vector<int64_t> items;
+  for (const auto& item : v) items.push_back(item.as<int64_t>());
+  return items;
+}
+
+// The default in torch schema syntax.
+std::string schema_default(const Entry& e, const ParamDecl& p) {
+  const YAML::Node v = default_node(p);
+  if (v.IsNull()) return "None";
+  if (std::string number = number_default(p, v); !number.empty()) return number;
+  switch (p.ty) {
     case Ty::kStr:
       return cpp_string(v.as<std::string>());
-    case Ty::kShape: {
-      std::vector<int64_t> items;
-      for (const auto& item : v) items.push_back(item.as<int64_t>());
-      return fmt::format("[{}]", fmt::join(items, ", "));
-    }
+    case Ty::kShape:
+      return fmt::format("[{}]", fmt::join(shape_default(v), ", "));
     case Ty::kDType:
       return v.as<std::string>();  // torch's schema parser reads the manifest's dtype tokens
     default:
@@ -87,19 +92,12 @@ std::string schema_default(const Entry& e, const ParamDecl& p) {
 std::string python_default(const ParamDecl& p) {
   const YAML::Node v = default_node(p);
   if (v.IsNull()) return "None";
+  if (std::string number = number_default(p, v); !number.empty()) return number;
   switch (p.ty) {
-    case Ty::kInt:
-      return fmt::format("{}", v.as<int64_t>());
-    case Ty::kFloat:
-      if (p.int_or_float && yaml_is_int(v)) return fmt::format("{}", v.as<int64_t>());
-      return float_literal(v.as<double>());
-    case Ty::kBool:
-      return v.as<bool>() ? "True" : "False";
     case Ty::kStr:
       return py_string(v.as<std::string>());
     case Ty::kShape: {
-      std::vector<int64_t> items;
-      for (const auto& item : v) items.push_back(item.as<int64_t>());
+      const std::vector<int64_t> items = shape_default(v);
       return items.size() == 1 ? fmt::format("({},)", items[0])
                                : fmt::format("({})", fmt::join(items, ", "));
     }

@@ -57,24 +57,28 @@ CUfunction CudaFunction::load(int device) {
   return fn;
 }
 
-int sm_count(int device) {
-  static std::array<std::atomic<int>, 16> counts{};
+namespace {
+
+// A device fact read once per device: kernels read these on every launch.
+template <int DeviceFacts::*kField>
+int cached_fact(int device) {
+  static std::array<std::atomic<int>, 16> values{};
   if (device >= 0 && device < 16) {
-    if (const int c = counts[device].load(std::memory_order_relaxed)) return c;
+    if (const int v = values[device].load(std::memory_order_relaxed)) return v;
   }
-  const int c = read_device_facts(Device::cuda(device)).sm_count;
-  if (device >= 0 && device < 16) counts[device].store(c, std::memory_order_relaxed);
-  return c;
+  const int v = read_device_facts(Device::cuda(device)).*kField;
+  if (device >= 0 && device < 16) values[device].store(v, std::memory_order_relaxed);
+  return v;
+}
+
+}  // namespace
+
+int sm_count(int device) {
+  return cached_fact<&DeviceFacts::sm_count>(device);
 }
 
 int device_arch(int device) {
-  static std::array<std::atomic<int>, 16> archs{};
-  if (device >= 0 && device < 16) {
-    if (const int a = archs[device].load(std::memory_order_relaxed)) return a;
-  }
-  const int a = read_device_facts(Device::cuda(device)).arch;
-  if (device >= 0 && device < 16) archs[device].store(a, std::memory_order_relaxed);
-  return a;
+  return cached_fact<&DeviceFacts::arch>(device);
 }
 
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,

@@ -34,18 +34,21 @@ void Tuner::enter_tuned_mode(const TuneOptions& options) {
   tuned_.store(true, std::memory_order_release);
 }
 
-int Tuner::choose(const std::string& board, const std::string& spec, int fallback,
-                  const std::function<std::unique_ptr<TuningTrial>()>& make_trial) {
-  if (!tuned()) return fallback;
-  std::lock_guard lock(mutex_);
-  if (auto it = chosen_.find(spec); it != chosen_.end()) return it->second;
-  const int choice = settle(board, spec, fallback, make_trial);
-  chosen_.emplace(spec, choice);
+int Tuner::settle_key(const SpecKey& key, int fallback, const SettleInputs& inputs) {
+  std::lock_guard settling(mutex_);
+  {
+    std::shared_lock lock(chosen_mutex_);  // another thread may have settled it meanwhile
+    if (auto it = chosen_.find(key); it != chosen_.end()) return it->second;
+  }
+  const int choice = settle(inputs, fallback);
+  std::unique_lock lock(chosen_mutex_);
+  chosen_.emplace(key, choice);
   return choice;
 }
 
-int Tuner::settle(const std::string& board, const std::string& spec, int fallback,
-                  const std::function<std::unique_ptr<TuningTrial>()>& make_trial) {
+int Tuner::settle(const SettleInputs& inputs, int fallback) {
+  const std::string& board = inputs.board;
+  const std::string& spec = inputs.spec;
   const TuningKey key{kernel_, spec};
   if (auto stored = lookup_tuned(board, key)) {
     const auto it = std::find(candidates_.begin(), candidates_.end(), *stored);
@@ -57,7 +60,7 @@ int Tuner::settle(const std::string& board, const std::string& spec, int fallbac
     log_info(fmt::format("tuning: {} [{}]: stored config '{}' is no longer a candidate; re-tuning",
                          kernel_, spec, *stored));
   }
-  std::unique_ptr<TuningTrial> trial = make_trial();
+  std::unique_ptr<TuningTrial> trial = inputs.make_trial();
   std::string why;
   if (!trial->check(fallback, why)) {
     warn(fmt::format("tuning: {} [{}]: the default config {} fails its own check ({}); untuned",

@@ -57,39 +57,30 @@ class Tuner {
   bool tuned() const noexcept { return tuned_.load(std::memory_order_acquire); }
   const std::vector<std::string>& candidates() const { return candidates_; }
 
-  // The candidate to run for spec. Untuned: fallback. Tuned: the settled choice; make_trial is
-  // called only when the spec must be timed.
-  int choose(const std::string& board, const std::string& spec, int fallback,
-             const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
-
-  // As choose, keyed by numbers: describe() (returning SettleInputs) runs only the first time a
-  // key is seen by this tuner.
+  // The candidate to run for the call spec `key`. Untuned: fallback. Tuned: the settled choice;
+  // describe() (returning SettleInputs) runs only when this tuner first meets the key, and the
+  // trial it holds only when the spec must be timed.
   template <typename Describe>
-  int choose_keyed(const SpecKey& key, int fallback, Describe&& describe) {
+  int choose(const SpecKey& key, int fallback, Describe&& describe) {
     if (!tuned()) return fallback;
     {
-      std::shared_lock lock(keyed_mutex_);
-      if (auto it = keyed_.find(key); it != keyed_.end()) return it->second;
+      std::shared_lock lock(chosen_mutex_);
+      if (auto it = chosen_.find(key); it != chosen_.end()) return it->second;
     }
-    const SettleInputs inputs = describe();
-    const int choice = choose(inputs.board, inputs.spec, fallback, inputs.make_trial);
-    std::unique_lock lock(keyed_mutex_);
-    keyed_.emplace(key, choice);
-    return choice;
+    return settle_key(key, fallback, describe());
   }
 
  private:
-  int settle(const std::string& board, const std::string& spec, int fallback,
-             const std::function<std::unique_ptr<TuningTrial>()>& make_trial);
+  int settle_key(const SpecKey& key, int fallback, const SettleInputs& inputs);
+  int settle(const SettleInputs& inputs, int fallback);
 
   const std::string kernel_;
   const std::vector<std::string> candidates_;
   std::atomic<bool> tuned_{false};
-  std::mutex mutex_;  // guards options_ and chosen_; held while settling a spec
+  std::mutex mutex_;  // guards options_; held while settling a spec
   TuneOptions options_;
-  std::map<std::string, int> chosen_;
-  std::shared_mutex keyed_mutex_;
-  std::map<SpecKey, int> keyed_;
+  std::shared_mutex chosen_mutex_;
+  std::map<SpecKey, int> chosen_;
 };
 
 }  // namespace tileops::tuning

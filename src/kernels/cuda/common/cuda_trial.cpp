@@ -86,16 +86,6 @@ Tensor empty_device_like(const Tensor& t) {
   return Tensor::empty(t.shape(), t.dtype(), t.device());
 }
 
-const std::string& tuning_board(int device) {
-  static std::array<std::once_flag, 16> once;
-  static std::array<std::string, 16> names;
-  if (device < 0 || device >= 16) {
-    throw DeviceError("cuda", "device", "an index in [0, 16)", fmt::format("cuda:{}", device));
-  }
-  std::call_once(once[device], [&] { names[device] = device_name(device); });
-  return names[device];
-}
-
 void require_not_capturing(int device, const std::string& kernel) {
   int status = 0;
   check(driver().cuStreamIsCapturing(static_cast<CUstream>(current_stream(device)), &status),

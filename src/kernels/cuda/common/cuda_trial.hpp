@@ -36,9 +36,6 @@ Tensor random_device_like(const Tensor& t, uint64_t seed);
 // An uninitialised device tensor shaped like t.
 Tensor empty_device_like(const Tensor& t);
 
-// The board model tuning choices are stored under (the device's name).
-const std::string& tuning_board(int device);
-
 // Throws RuntimeError naming kernel when the device's current stream is being captured: tuning
 // synchronises and times, which a capture forbids.
 void require_not_capturing(int device, const std::string& kernel);

@@ -41,16 +41,4 @@ inline unsigned row_block_threads(int64_t n, int vec, int64_t per_thread, bool c
   return static_cast<unsigned>(std::clamp<int64_t>((threads + 31) / 32 * 32, 32, cap));
 }
 
-// The untuned choice of accesses per thread. With few rows (fewer than the SMs), or a kernel that
-// keeps nothing in registers, each thread takes about one access, for the most memory
-// parallelism per row; a caching kernel with many rows takes about four, so the row stays in
-// registers and blocks stay small enough to fill the SMs.
-inline int64_t default_per_thread(int64_t rows, int sms, bool cached) {
-  return rows < sms || !cached ? 1 : 4;
-}
-
-inline unsigned row_block_size(int64_t n, int vec, int64_t rows, int sms, bool cached) {
-  return row_block_threads(n, vec, default_per_thread(rows, sms, cached), cached);
-}
-
 }  // namespace tileops::cuda

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -15,6 +16,7 @@
 #include "kernels/cuda/common/cuda_trial.hpp"
 #include "kernels/cuda/common/row_launch.hpp"
 #include "runtime/tuning/tuner.hpp"
+#include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cuda {
 
@@ -80,13 +82,23 @@ class RowKernelSet {
       }
     }
   }
-  int wide_vec() const { return wide_vec_; }
-  CUfunction get(int device, int vec, int depth) {
-    return fns_[(vec == wide_vec_ ? 0 : 2) + (depth > 0 ? 1 : 0)]->get(device);
-  }
-  tuning::Tuner& tuner() { return tuner_; }
-
   bool tuned() const { return tuner_.tuned(); }
+  void enter_tuned_mode(const TuneOptions& options) { tuner_.enter_tuned_mode(options); }
+
+  // Launches candidate `config` with one block per row and records it for last_config().
+  void launch_rows(int device, int64_t rows, int64_t n, int vec, int config,
+                   std::initializer_list<void*> args) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
+    last_config_.store(config, std::memory_order_relaxed);
+    last_block_.store(block, std::memory_order_relaxed);
+    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0)]->get(device);
+    launch(fn, device, static_cast<unsigned>(rows), 1, block, 0, args);
+  }
+  // The candidate and block size of the last launch, for Kernel::config().
+  std::string last_config() const {
+    return fmt::format("{},block={}", kRowConfigs[last_config_.load()].name(), last_block_.load());
+  }
 
   // The config for a call in tuned mode: settled once per (dtype, rows, n, vec) on scratch
   // tensors shaped like inputs and outputs, run by enqueue(config, inputs, outputs).
@@ -95,9 +107,9 @@ class RowKernelSet {
              std::initializer_list<const Tensor*> inputs,
              std::initializer_list<const Tensor*> outputs, Enqueue enqueue) {
     const tuning::SpecKey key{static_cast<int64_t>(dtype), rows, n, vec, 0, 0};
-    return tuner_.choose_keyed(key, default_config, [&] {
+    return tuner_.choose(key, default_config, [&] {
       tuning::SettleInputs settle;
-      settle.board = tuning_board(device);
+      settle.board = device_name(device);
       settle.spec = fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
       settle.make_trial = [&, this] {
         require_not_capturing(device, name_);
@@ -117,6 +129,8 @@ class RowKernelSet {
   std::string name_;
   std::vector<std::unique_ptr<CudaFunction>> fns_;
   tuning::Tuner tuner_;
+  std::atomic<int> last_config_{0};
+  std::atomic<unsigned> last_block_{0};
 };
 
 }  // namespace tileops::cuda

@@ -10,6 +10,7 @@
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cuda {
 namespace {
@@ -89,9 +90,9 @@ class GemmTiledCuda final : public GemmKernel {
                  const Tensor& d) {
     const tuning::SpecKey key{
         static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
-    return tuner_.choose_keyed(key, kDefaultTile, [&] {
+    return tuner_.choose(key, kDefaultTile, [&] {
       tuning::SettleInputs settle;
-      settle.board = tuning_board(device);
+      settle.board = device_name(device);  // the board model the store keys by
       settle.spec = fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n,
                                 call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
       settle.make_trial = [&, this]() -> std::unique_ptr<tuning::TuningTrial> {

@@ -1,7 +1,5 @@
 // LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA: one block per row, like RMSNorm, with the
 // same tuning candidates (common/row_tuning.hpp).
-#include <atomic>
-
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/row_tuning.hpp"
@@ -14,22 +12,6 @@ namespace {
 
 constexpr const char* kLayerNormPath = "normalization/layer_norm.cu";
 constexpr const char* kFusedPath = "normalization/fused_add_rms_norm.cu";
-
-// The config last launched, for config().
-class LastRowConfig {
- public:
-  void set(int config, unsigned block) {
-    config_.store(config, std::memory_order_relaxed);
-    block_.store(block, std::memory_order_relaxed);
-  }
-  std::string str() const {
-    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
-  }
-
- private:
-  std::atomic<int> config_{0};
-  std::atomic<unsigned> block_{0};
-};
 
 // Untuned, LayerNorm keeps nothing in registers and takes four accesses per thread on many rows:
 // `tileops tune` on the H200 chose that for every prefill workload and dtype (bfloat16
@@ -58,24 +40,19 @@ class LayerNormCuda final : public LayerNormKernel {
     }
     enqueue(call, vec, device, config, x.data(), w.data(), b.data(), y.data());
   }
-  std::string config() const override { return last_.str(); }
+  std::string config() const override { return set_.last_config(); }
   bool tunable() const override { return true; }
-  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
+  void request_tune(const TuneOptions& options) override { set_.enter_tuned_mode(options); }
 
  private:
   void enqueue(const LayerNormCall& call, int vec, int device, int config, const void* xp,
                const void* wp, const void* bp, void* yp) {
-    const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    last_.set(config, block);
-    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
-           {&xp, &wp, &bp, &yp, &n, &eps});
+    set_.launch_rows(device, call.rows, call.n, vec, config, {&xp, &wp, &bp, &yp, &n, &eps});
   }
 
   RowKernelSet set_;
-  LastRowConfig last_;
 };
 
 // FusedAddRMSNorm keeps nothing in registers by default: measured on the H200, re-reading
@@ -110,24 +87,19 @@ class FusedAddRMSNormCuda final : public FusedAddRMSNormKernel {
     enqueue(call, vec, device, config, x.data(), residual.data(), w.data(), y.data(),
             residual_out.data());
   }
-  std::string config() const override { return last_.str(); }
+  std::string config() const override { return set_.last_config(); }
   bool tunable() const override { return true; }
-  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
+  void request_tune(const TuneOptions& options) override { set_.enter_tuned_mode(options); }
 
  private:
   void enqueue(const FusedAddRMSNormCall& call, int vec, int device, int config, const void* xp,
                const void* rp, const void* wp, void* yp, void* op) {
-    const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    last_.set(config, block);
-    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
-           {&xp, &rp, &wp, &yp, &op, &n, &eps});
+    set_.launch_rows(device, call.rows, call.n, vec, config, {&xp, &rp, &wp, &yp, &op, &n, &eps});
   }
 
   RowKernelSet set_;
-  LastRowConfig last_;
 };
 
 const StaticKernelRegistration<LayerNormCuda> kLayerNorm("LayerNormFwdOp", "layer_norm_cuda");

@@ -1,7 +1,5 @@
 // RMSNormFwdOp on CUDA: compiled at first launch per dtype, access width and cache depth; the
 // cache depth and block size are tuning candidates (common/row_tuning.hpp).
-#include <atomic>
-
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/row_tuning.hpp"
@@ -42,28 +40,19 @@ class RMSNormCuda final : public RMSNormKernel {
     enqueue(call, vec, device, config, x.data(), weight.data(), out.data());
   }
 
-  std::string config() const override {
-    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
-  }
+  std::string config() const override { return set_.last_config(); }
   bool tunable() const override { return true; }
-  void request_tune(const TuneOptions& options) override { set_.tuner().enter_tuned_mode(options); }
+  void request_tune(const TuneOptions& options) override { set_.enter_tuned_mode(options); }
 
  private:
   void enqueue(const RMSNormCall& call, int vec, int device, int config, const void* xp,
                const void* wp, void* yp) {
-    const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
-    config_.store(config, std::memory_order_relaxed);
-    block_.store(block, std::memory_order_relaxed);
-    launch(set_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.rows), 1, block, 0,
-           {&xp, &wp, &yp, &n, &eps});
+    set_.launch_rows(device, call.rows, call.n, vec, config, {&xp, &wp, &yp, &n, &eps});
   }
 
   RowKernelSet set_;
-  std::atomic<int> config_{0};  // last launch, for config()
-  std::atomic<unsigned> block_{0};
 };
 
 const StaticKernelRegistration<RMSNormCuda> kRegistration("RMSNormFwdOp", "rms_norm_cuda");

@@ -1,8 +1,6 @@
 // SoftmaxFwdOp and LogSoftmaxFwdOp on CUDA: a row kernel when the reduced dim is the last one
 // (inner == 1), with the row norms' tuning candidates (common/row_tuning.hpp); rows split over
 // several blocks when there are few long ones; a column kernel otherwise.
-#include <atomic>
-
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
@@ -88,84 +86,55 @@ class SoftmaxLauncher {
         config = rows_.choose(device, call.dtype, call.outer, call.n, vec, config, {&x}, {&y},
                               [this, call, vec, device](int c, std::span<const Tensor> in,
                                                         std::span<const Tensor> o) {
-                                launch_rows(call, vec, device, c, in[0].data(), o[0].data());
+                                enqueue_rows(call, vec, device, c, in[0].data(), o[0].data());
                               });
       }
-      launch_rows(call, vec, device, config, xp, yp);
+      enqueue_rows(call, vec, device, config, xp, yp);
     } else {
       launch(strided_.get(device), device, elementwise_grid(outer * inner, device), 1,
              kElementwiseBlock, 0, {&xp, &yp, &outer, &n, &inner});
     }
   }
 
-  RowKernelSet& rows() { return rows_; }
-  std::string config() const {
-    return fmt::format("{},block={}", kRowConfigs[config_.load()].name(), block_.load());
-  }
+  std::string config() const { return rows_.last_config(); }
+  void enter_tuned_mode(const TuneOptions& options) { rows_.enter_tuned_mode(options); }
 
  private:
-  void launch_rows(const SoftmaxCall& call, int vec, int device, int config, const void* xp,
-                   void* yp) {
-    const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(call.n, vec, rc.per_thread, rc.cache > 0);
+  void enqueue_rows(const SoftmaxCall& call, int vec, int device, int config, const void* xp,
+                    void* yp) {
     int64_t n = call.n;
-    config_.store(config, std::memory_order_relaxed);
-    block_.store(block, std::memory_order_relaxed);
-    launch(rows_.get(device, vec, rc.cache), device, static_cast<unsigned>(call.outer), 1, block, 0,
-           {&xp, &yp, &n});
+    rows_.launch_rows(device, call.outer, call.n, vec, config, {&xp, &yp, &n});
   }
 
   int vec_;
   RowKernelSet rows_;
-  std::atomic<int> config_{0};  // last row launch, for config()
-  std::atomic<unsigned> block_{0};
   CudaFunction strided_, cluster_wide_, cluster_narrow_, partial_wide_, finish_wide_,
       partial_narrow_, finish_narrow_;
 };
 
-class SoftmaxCuda final : public SoftmaxKernel {
+// The kernel classes of both interfaces: they differ only in LOG.
+template <typename KernelInterfaceT, bool kLog>
+class SoftmaxCudaKernel final : public KernelInterfaceT {
  public:
-  using Interface = SoftmaxKernel;
+  using Interface = KernelInterfaceT;
   static constexpr DeviceType devices[] = {kCUDA};
-  explicit SoftmaxCuda(DType d) : launcher_(d, false) {}
+  explicit SoftmaxCudaKernel(DType d) : launcher_(d, kLog) {}
   static BuildPlan entry_for(const SoftmaxCall& call, const DeviceFacts&) {
     const DType d = call.dtype;
-    return {std::string(dtype_name(d)), [d] { return std::make_unique<SoftmaxCuda>(d); }};
+    return {std::string(dtype_name(d)), [d] { return std::make_unique<SoftmaxCudaKernel>(d); }};
   }
   void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
     launcher_.run(call, x, y);
   }
   std::string config() const override { return launcher_.config(); }
   bool tunable() const override { return true; }
-  void request_tune(const TuneOptions& options) override {
-    launcher_.rows().tuner().enter_tuned_mode(options);
-  }
+  void request_tune(const TuneOptions& options) override { launcher_.enter_tuned_mode(options); }
 
  private:
   SoftmaxLauncher launcher_;
 };
-
-class LogSoftmaxCuda final : public LogSoftmaxKernel {
- public:
-  using Interface = LogSoftmaxKernel;
-  static constexpr DeviceType devices[] = {kCUDA};
-  explicit LogSoftmaxCuda(DType d) : launcher_(d, true) {}
-  static BuildPlan entry_for(const SoftmaxCall& call, const DeviceFacts&) {
-    const DType d = call.dtype;
-    return {std::string(dtype_name(d)), [d] { return std::make_unique<LogSoftmaxCuda>(d); }};
-  }
-  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y) override {
-    launcher_.run(call, x, y);
-  }
-  std::string config() const override { return launcher_.config(); }
-  bool tunable() const override { return true; }
-  void request_tune(const TuneOptions& options) override {
-    launcher_.rows().tuner().enter_tuned_mode(options);
-  }
-
- private:
-  SoftmaxLauncher launcher_;
-};
+using SoftmaxCuda = SoftmaxCudaKernel<SoftmaxKernel, false>;
+using LogSoftmaxCuda = SoftmaxCudaKernel<LogSoftmaxKernel, true>;
 
 const StaticKernelRegistration<SoftmaxCuda> kSoftmax("SoftmaxFwdOp", "softmax_cuda");
 const StaticKernelRegistration<LogSoftmaxCuda> kLogSoftmax("LogSoftmaxFwdOp", "log_softmax_cuda");
