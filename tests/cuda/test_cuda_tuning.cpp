@@ -52,6 +52,30 @@ TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
   }
 }
 
+const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "64x256x64/s5",
+                                        "64x128x64/s8"};
+
+TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (const std::string& tile : kWsTiles) {
+        const int64_t m = 200, n = 328, k = 520;  // edges in M, N and K for every tile
+        tuning::store_tuned(board_,
+                            {"gemm_sm90_ws", fmt::format("bfloat16 m={} n={} k={} {}{}", m, n, k,
+                                                         ta ? 't' : 'n', tb ? 't' : 'n')},
+                            tile);
+        GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+        op.request_tune();
+        const Shape a = ta ? Shape{k, m} : Shape{m, k};
+        const Shape b = tb ? Shape{n, k} : Shape{k, n};
+        EXPECT_TRUE(cuda_matches_reference(op, {a, b}, DType::kBFloat16)) << tile;
+        EXPECT_EQ(op.kernel_config(), "tile=" + tile);
+        EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
+      }
+    }
+  }
+}
+
 std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
   return fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
 }
@@ -97,7 +121,7 @@ TEST_F(CudaTuning, RequestTuneTimesStoresAndALaterOpReusesTheChoice) {
   const tuning::TuningCounts tuned = tuning::tuning_counts();
   EXPECT_EQ(tuned.timed, before.timed + 1);
   const auto stored =
-      tuning::lookup_tuned(board_, {"gemm_tiled_cuda", "float16 m=256 n=320 k=192 nt"});
+      tuning::lookup_tuned(board_, {"gemm_sm90_ws", "float16 m=256 n=320 k=192 nt"});
   ASSERT_TRUE(stored.has_value());
 
   GemmFwdOp later({.trans_a = false, .trans_b = true});

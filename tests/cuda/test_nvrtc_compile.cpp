@@ -18,7 +18,7 @@ TEST(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
   for (const KernelSource& v : variants) {
     SCOPED_TRACE(v.name);
     CompileResult r;
-    EXPECT_NO_THROW(r = nvrtc_compile(v.name, v.source, v.options, "sm_90a"));
+    EXPECT_NO_THROW(r = nvrtc_compile(v.name, v.source, v.options, "sm_90a", v.headers));
     EXPECT_GT(r.cubin.size(), 0u);
   }
 }

@@ -107,6 +107,23 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
         "cuLaunchKernelEx");
 }
 
+void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+               std::initializer_list<void*> args) {
+  if (g.grid_x == 0 || g.grid_y == 0) return;
+  if (g.smem > 48 * 1024) {
+    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(g.smem)),
+          "cuFuncSetAttribute");
+  }
+  LaunchAttribute cluster{};
+  cluster.id = kLaunchAttrClusterDimension;
+  cluster.value.cluster_dim = {g.cluster_x, 1, 1};
+  LaunchConfig config{g.grid_x, g.grid_y, 1, g.block, 1, 1, g.smem,
+                      static_cast<CUstream>(current_stream(device)),
+                      g.cluster_x > 1 ? &cluster : nullptr, g.cluster_x > 1 ? 1u : 0u};
+  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.begin()), nullptr),
+        "cuLaunchKernelEx");
+}
+
 namespace {
 struct VariantRegistry {
   std::mutex mutex;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/host/kernel_spec.hpp"
 #include "runtime/cuda/driver_api.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "tileops/core/dtype.hpp"
@@ -32,6 +33,7 @@ std::string nvrtc_arch(int arch);
 class CudaFunction {
  public:
   CudaFunction(KernelSource source, std::string entry);
+  explicit CudaFunction(const KernelSpec& spec) : CudaFunction(spec.source(), spec.entry()) {}
   // Compiles (or reads the disk cache) and loads on first use for device; later calls are one
   // atomic load.
   CUfunction get(int device) {
@@ -59,6 +61,17 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
 // device's current stream.
 void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
                      unsigned cluster_x, std::initializer_list<void*> args);
+
+// A launch of any shape: dynamic shared memory beyond 48 KiB is enabled on the function first,
+// and cluster_x > 1 launches clusters of that many blocks along x.
+struct LaunchGeometry {
+  unsigned grid_x = 1, grid_y = 1;
+  unsigned block = 128;
+  unsigned smem = 0;
+  unsigned cluster_x = 1;
+};
+void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+               std::initializer_list<void*> args);
 
 // The SM count of a device, read once (kernels size grid-stride launches with it).
 int sm_count(int device);

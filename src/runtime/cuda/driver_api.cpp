@@ -71,6 +71,7 @@ LoadedDriver load() {
   bind(lib, a.cuEventElapsedTime, "cuEventElapsedTime", e);
   bind(lib, a.cuEventDestroy, "cuEventDestroy_v2", e);
   bind(lib, a.cuGetErrorString, "cuGetErrorString", e);
+  bind(lib, a.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", e);
   if (!e.empty()) return d;
   if (const CUresult r = a.cuInit(0); r != kSuccess) {
     const char* text = nullptr;

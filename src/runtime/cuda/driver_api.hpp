@@ -55,6 +55,11 @@ struct LaunchConfig {
 static_assert(sizeof(LaunchAttribute) == 72 && sizeof(LaunchConfig) == 56 &&
               offsetof(LaunchConfig, stream) == 32 && offsetof(LaunchConfig, attrs) == 40);
 
+// ABI-compatible with CUtensorMap of cuda.h: 128 opaque bytes.
+struct alignas(128) TensorMapBits {
+  uint64_t opaque[16];
+};
+
 struct DriverApi {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDriverGetVersion)(int*);
@@ -93,6 +98,10 @@ struct DriverApi {
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuGetErrorString)(CUresult, const char**);
+  // Enum arguments (data type, interleave, swizzle, L2 promotion, OOB fill) as ints.
+  CUresult (*cuTensorMapEncodeTiled)(TensorMapBits*, int, unsigned, void*, const uint64_t*,
+                                     const uint64_t*, const unsigned*, const unsigned*, int, int,
+                                     int, int);
 };
 
 // The loaded driver, initialised once (cuInit). Throws RuntimeError naming what is missing when

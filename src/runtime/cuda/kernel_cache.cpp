@@ -84,6 +84,9 @@ void write_cache_file(const std::filesystem::path& path, const std::vector<char>
 CachedBinary cached_cubin(const KernelSource& src, const std::string& arch, int driver_version) {
   std::string key_text = src.source;
   for (const auto& o : src.options) key_text += "\n#opt " + o;
+  for (const auto& h : src.headers) {
+    key_text += fmt::format("\n#header {} {}\n", h.name, h.text.size()) + h.text;
+  }
   key_text +=
       fmt::format("\n#arch {}\n#nvrtc {}\n#driver {}", arch, nvrtc_version(), driver_version);
   const std::string key = sha256_hex(key_text);
@@ -103,7 +106,7 @@ CachedBinary cached_cubin(const KernelSource& src, const std::string& arch, int 
   if (std::filesystem::exists(path)) {
     log_info(fmt::format("kernel cache: {} is damaged; rebuilding", path.string()));
   }
-  CompileResult compiled = nvrtc_compile(src.name, src.source, src.options, arch);
+  CompileResult compiled = nvrtc_compile(src.name, src.source, src.options, arch, src.headers);
   log_info(fmt::format("compiled {} for {} in {:.3f} s", src.name, arch, compiled.seconds));
   write_cache_file(path, compiled.cubin);
   result.cubin = std::move(compiled.cubin);

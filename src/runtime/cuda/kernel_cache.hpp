@@ -11,10 +11,19 @@
 
 namespace tileops::cuda {
 
+// A named header handed to NVRTC: `#include "device/sm90/tma.cuh"` in a kernel resolves to it.
+struct NamedHeader {
+  std::string name;
+  std::string text;
+};
+
 struct KernelSource {
   std::string name;    // spells every specialisation parameter, e.g. "rms_norm_bf16_vec8"
-  std::string source;  // complete translation unit (headers already inlined)
+  std::string source;  // the translation unit NVRTC compiles
   std::vector<std::string> options;  // NVRTC options beyond the architecture
+  // Exactly the headers the source includes, directly or through other headers; they are part
+  // of the cache key, so editing one header rebuilds only the kernels that include it.
+  std::vector<NamedHeader> headers;
 };
 
 struct CachedBinary {

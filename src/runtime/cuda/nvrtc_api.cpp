@@ -87,12 +87,19 @@ std::string nvrtc_version() {
 }
 
 CompileResult nvrtc_compile(const std::string& name, const std::string& source,
-                            const std::vector<std::string>& options, const std::string& arch) {
+                            const std::vector<std::string>& options, const std::string& arch,
+                            const std::vector<NamedHeader>& headers) {
   const NvrtcApi& api = nvrtc();
   const auto start = std::chrono::steady_clock::now();
+  std::vector<const char*> header_texts, header_names;
+  for (const NamedHeader& h : headers) {
+    header_texts.push_back(h.text.c_str());
+    header_names.push_back(h.name.c_str());
+  }
   nvrtcProgram program = nullptr;
-  if (const nvrtcResult r =
-          api.nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr);
+  if (const nvrtcResult r = api.nvrtcCreateProgram(
+          &program, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
+          header_texts.data(), header_names.data());
       r != 0) {
     throw RuntimeError(
         fmt::format("NVRTC: creating program {}: {}", name, api.nvrtcGetErrorString(r)));

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cuda/kernel_cache.hpp"
+
 namespace tileops::cuda {
 
 struct CompileResult {
@@ -20,7 +22,9 @@ bool nvrtc_available() noexcept;
 std::string nvrtc_version();
 // Compiles one translation unit to a cubin for arch ("sm_90a"). Throws RuntimeError with the
 // compiler log when compilation fails.
+// headers are the named headers the source may #include.
 CompileResult nvrtc_compile(const std::string& name, const std::string& source,
-                            const std::vector<std::string>& options, const std::string& arch);
+                            const std::vector<std::string>& options, const std::string& arch,
+                            const std::vector<NamedHeader>& headers = {});
 
 }  // namespace tileops::cuda

@@ -15,8 +15,11 @@ struct GemmCall : CallSpec {
   int64_t k = 0;
   bool trans_a = false;
   bool trans_b = true;
+  // a and b start on 16-byte boundaries (what TMA and 16-byte loads need; tensors from the
+  // allocators always do, views at an element offset may not).
+  bool aligned16 = true;
   friend bool operator==(const GemmCall&, const GemmCall&) = default;
-  size_t hash() const { return CallHasher::of(device, dtype, m, n, k, trans_a, trans_b); }
+  size_t hash() const { return CallHasher::of(device, dtype, m, n, k, trans_a, trans_b, aligned16); }
   std::string describe() const;
 };
 

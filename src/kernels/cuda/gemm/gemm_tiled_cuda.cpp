@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "kernels/cuda/common/cuda_trial.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/op/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -88,25 +88,9 @@ class GemmTiledCuda final : public GemmKernel {
 
   int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,
                  const Tensor& d) {
-    const tuning::SpecKey key{
-        static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
-    return tuner_.choose(key, kDefaultTile, [&] {
-      tuning::SettleInputs settle;
-      settle.board = device_name(device);  // the board model the store keys by
-      settle.spec = fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n,
-                                call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
-      settle.make_trial = [&, this]() -> std::unique_ptr<tuning::TuningTrial> {
-        require_not_capturing(device, "gemm_tiled_cuda");
-        return std::make_unique<CudaTrial>(
-            device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
-            std::vector<Tensor>{empty_device_like(d)},
-            [this, call, device](int tile, std::span<const Tensor> in,
-                                 std::span<const Tensor> out) {
-              enqueue(tile, call, device, in[0].data(), in[1].data(), out[0].data());
-            });
-      };
-      return settle;
-    });
+    return choose_gemm_candidate(tuner_, "gemm_tiled_cuda", call, kDefaultTile, a, b, d,
+                                 [this, call, device](int c, const void* ap, const void* bp,
+                                                      void* dp) { enqueue(c, call, device, ap, bp, dp); });
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""GEMM and gated-MLP benchmark on the GPU: tileops beside torch (cuBLAS) in one run.
+
+Times are device kernel times from torch.profiler (CUPTI) records, not events around a launch:
+before every timed call a 512 MiB buffer is written, which evicts the L2, and the kernels between
+two such writes make one sample; the median over the samples is reported, as busy time (the sum
+of the kernels' durations) and as latency (first kernel start to last kernel end). Every row's
+tileops output is checked against torch's before it is timed. The matrix roof is cuBLAS on 8192^3
+bf16 measured in the same run (what `tileops calibrate` measures); decode rows also report the
+bandwidth of a device copy of the weight's size.
+
+    python3 bench/torch/gemm_bench.py [--out DIR] [--iters N] [--quick]
+Writes DIR/gemm.json, DIR/gemm.md and DIR/gemm.png (when matplotlib is there).
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import tileops_torch
+
+FLUSH_BYTES = 512 << 20
+
+
+def kernel_samples(fn, iters, flush):
+    """Per call: (busy_us, latency_us, kernel names), from the profiler's device records."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(iters):
+            flush.fill_(1.0)
+            fn()
+        torch.cuda.synchronize()
+    events = []
+    for e in prof.profiler.kineto_results.events():
+        if e.device_type() != torch.autograd.DeviceType.CUDA:
+            continue
+        events.append((e.start_ns(), e.duration_ns(), e.name()))
+    events.sort()
+    samples, current = [], None
+    for start, dur, name in events:
+        if "fill" in name.lower() and dur > 50_000:  # the flush: 512 MiB takes ~0.2 ms
+            if current:
+                samples.append(current)
+            current = []
+            continue
+        if current is not None:
+            current.append((start, dur, name))
+    if current:
+        samples.append(current)
+    out = []
+    for ks in samples:
+        busy = sum(d for _, d, _ in ks) / 1e3
+        latency = (max(s + d for s, d, _ in ks) - min(s for s, _, _ in ks)) / 1e3
+        out.append((busy, latency, sorted({n for _, _, n in ks})))
+    return out
+
+
+def median_times(fn, iters, flush):
+    s = kernel_samples(fn, iters, flush)
+    if len(s) < iters // 2:
+        raise RuntimeError(f"profiler gave {len(s)} samples for {iters} calls")
+    return (statistics.median(x[0] for x in s), statistics.median(x[1] for x in s), s[0][2])
+
+
+def rel_error(got, want):
+    got, want = got.double(), want.double()
+    return float((got - want).norm() / want.norm().clamp_min(1e-30))
+
+
+def gemm_rows(quick):
+    rows = [
+        ("large", 4096, 4096, 7168, False, True),
+        ("large", 4096, 5120, 5120, False, True),
+        ("large", 8192, 8192, 8192, False, True),
+        ("large", 4096, 7168, 16384, False, True),
+        ("large-nn", 4096, 4096, 4096, False, False),
+        ("large-nn", 8192, 8192, 8192, False, False),
+        ("large-tn", 4096, 4096, 4096, True, False),
+        ("decode", 1, 4096, 4096, False, True),
+        ("decode", 1, 13824, 5120, False, True),
+        ("decode", 16, 4096, 7168, False, True),
+        ("mid", 64, 4096, 7168, False, True),
+        ("mid", 128, 4096, 7168, False, True),
+        ("mid", 256, 4096, 7168, False, True),
+        ("mid", 128, 2112, 7168, False, True),
+        ("mid", 128, 7168, 2048, False, True),
+        ("square", 1024, 1024, 1024, False, False),
+    ]
+    return rows[:3] + rows[7:9] if quick else rows
+
+
+def make_operands(m, n, k, ta, tb, dtype):
+    a = torch.randn((k, m) if ta else (m, k), device="cuda", dtype=dtype)
+    b = torch.randn((n, k) if tb else (k, n), device="cuda", dtype=dtype) / math.sqrt(k)
+    return a, b
+
+
+def torch_gemm(a, b, ta, tb):
+    return (a.t() if ta else a) @ (b.t() if tb else b)
+
+
+def bench_gemm(rows, iters, flush, dtype, roof):
+    results = []
+    for group, m, n, k, ta, tb in rows:
+        a, b = make_operands(m, n, k, ta, tb, dtype)
+        op = tileops_torch.GemmFwdOp(trans_a=ta, trans_b=tb)
+        err = rel_error(op(a, b), torch_gemm(a, b, ta, tb))
+        n_iter = iters if m * n * k < 2**36 else max(10, iters // 3)
+        t_busy, t_lat, t_names = median_times(lambda: op(a, b), n_iter, flush)
+        c_busy, c_lat, c_names = median_times(lambda: torch_gemm(a, b, ta, tb), n_iter, flush)
+        flops = 2.0 * m * n * k
+        row = {
+            "group": group, "m": m, "n": n, "k": k,
+            "layout": ("t" if ta else "n") + ("t" if tb else "n"),
+            "dtype": str(dtype).replace("torch.", ""), "rel_error": err, "ok": err < 2e-2,
+            "tileops_us": t_busy, "tileops_latency_us": t_lat, "tileops_kernels": t_names,
+            "cublas_us": c_busy, "cublas_latency_us": c_lat, "cublas_kernels": c_names,
+            "tileops_tflops": flops / t_busy / 1e6, "cublas_tflops": flops / c_busy / 1e6,
+            "ratio_vs_cublas": c_busy / t_busy,
+        }
+        if roof:
+            row["roof_fraction"] = row["tileops_tflops"] / roof
+        if m <= 16:
+            weight = n * k * a.element_size()
+            src = torch.empty(weight // 2, dtype=torch.uint8, device="cuda")
+            dst = torch.empty_like(src)
+            copy_us, _, _ = median_times(lambda: dst.copy_(src), iters, flush)
+            row["copy_us"] = copy_us
+            row["copy_gbps"] = 2 * src.numel() / copy_us / 1e3
+            row["weight_gbps"] = weight / t_busy / 1e3
+            row["weight_vs_copy"] = row["weight_gbps"] / row["copy_gbps"]
+        results.append(row)
+        print(f"{group:9s} {m:5d}x{n:5d}x{k:5d} {row['layout']} err {err:.1e} "
+              f"tileops {t_busy:9.1f} us {row['tileops_tflops']:6.1f} TF/s | "
+              f"cuBLAS {c_busy:9.1f} us {row['cublas_tflops']:6.1f} TF/s | "
+              f"x{row['ratio_vs_cublas']:.3f}"
+              + (f" | weight {row['weight_vs_copy']:.2f} of copy" if "weight_vs_copy" in row else ""),
+              flush=True)
+    return results
+
+
+def bench_mlp(iters, flush, dtype):
+    results = []
+    for label, m, h, i in [("llama-8b-decode", 1, 4096, 14336), ("llama-8b-m16", 16, 4096, 14336)]:
+        x = torch.randn(m, h, device="cuda", dtype=dtype)
+        wgu = torch.randn(2 * i, h, device="cuda", dtype=dtype) / math.sqrt(h)
+        wd = torch.randn(h, i, device="cuda", dtype=dtype) / math.sqrt(i)
+        op = tileops_torch.GatedMLPFwdOp()
+
+        def torch_mlp():
+            gate, up = F.linear(x, wgu).chunk(2, dim=-1)
+            return F.linear(F.silu(gate) * up, wd)
+
+        err = rel_error(op(x, wgu, wd), torch_mlp())
+        t_busy, t_lat, t_names = median_times(lambda: op(x, wgu, wd), iters, flush)
+        c_busy, c_lat, c_names = median_times(torch_mlp, iters, flush)
+        row = {"label": label, "m": m, "h": h, "i": i, "rel_error": err, "ok": err < 2e-2,
+               "tileops_us": t_busy, "tileops_latency_us": t_lat, "tileops_kernels": t_names,
+               "torch_us": c_busy, "torch_latency_us": c_lat, "torch_kernels": c_names,
+               "speedup_latency": c_lat / t_lat}
+        results.append(row)
+        print(f"mlp {label:16s} err {err:.1e} tileops {t_busy:7.1f} us busy {t_lat:7.1f} us latency "
+              f"({len(t_names)} kernels) | torch {c_busy:7.1f} busy {c_lat:7.1f} latency "
+              f"({len(c_names)} kernels) | x{row['speedup_latency']:.2f}", flush=True)
+    return results
+
+
+def write_report(out, gemm, mlp, roof):
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "gemm.json"), "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
+                   "matrix_roof_tflops": roof, "gemm": gemm, "mlp": mlp}, f, indent=1)
+    lines = [f"Matrix roof (cuBLAS bf16 8192^3, this run): {roof:.0f} TFLOP/s" if roof else "",
+             "", "| group | M x N x K | layout | ok | tileops us | TFLOP/s | roof | cuBLAS us | "
+             "cuBLAS TFLOP/s | tileops/cuBLAS speed | weight vs copy |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in gemm:
+        lines.append(
+            f"| {r['group']} | {r['m']}x{r['n']}x{r['k']} | {r['layout']} | {'yes' if r['ok'] else 'NO'} "
+            f"| {r['tileops_us']:.1f} | {r['tileops_tflops']:.1f} | "
+            f"{r.get('roof_fraction', float('nan')):.2f} | {r['cublas_us']:.1f} | "
+            f"{r['cublas_tflops']:.1f} | {r['ratio_vs_cublas']:.3f} | "
+            + (f"{r['weight_vs_copy']:.2f} |" if "weight_vs_copy" in r else "- |"))
+    lines += ["", "| MLP | ok | tileops busy us | tileops latency us | kernels | torch busy us | "
+              "torch latency us | kernels | speed-up (latency) |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in mlp:
+        lines.append(f"| {r['label']} | {'yes' if r['ok'] else 'NO'} | {r['tileops_us']:.1f} | "
+                     f"{r['tileops_latency_us']:.1f} | {len(r['tileops_kernels'])} | {r['torch_us']:.1f} | "
+                     f"{r['torch_latency_us']:.1f} | {len(r['torch_kernels'])} | {r['speedup_latency']:.2f} |")
+    with open(os.path.join(out, "gemm.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        labels = [f"{r['m']}x{r['n']}x{r['k']} {r['layout']}" for r in gemm]
+        fig, ax = plt.subplots(figsize=(12, 5))
+        xs = range(len(gemm))
+        ax.bar([x - 0.2 for x in xs], [r["ratio_vs_cublas"] for r in gemm], 0.4, label="tileops / cuBLAS speed")
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.axhline(0.95, color="r", lw=0.8, ls="--", label="0.95 target")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
+        ax.set_ylabel("speed relative to cuBLAS (kernel time, cold L2)")
+        ax.set_title(f"tileops GEMM on {torch.cuda.get_device_name(0)}, bf16")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "gemm.png"), dpi=110)
+    except ImportError:
+        pass
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
+    p.add_argument("--iters", type=int, default=30)
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("gemm_bench: torch sees no CUDA device")
+    torch.manual_seed(0)
+    flush = torch.empty(FLUSH_BYTES // 4, dtype=torch.float32, device="cuda")
+    a, b = make_operands(8192, 8192, 8192, False, True, torch.bfloat16)
+    busy, _, _ = median_times(lambda: torch_gemm(a, b, False, True), 10, flush)
+    roof = 2.0 * 8192**3 / busy / 1e6
+    del a, b
+    print(f"matrix roof (cuBLAS bf16 8192^3): {roof:.0f} TFLOP/s", flush=True)
+    gemm = bench_gemm(gemm_rows(args.quick), args.iters, flush, torch.bfloat16, roof)
+    mlp = bench_mlp(args.iters, flush, torch.bfloat16)
+    write_report(args.out, gemm, mlp, roof)
+    bad = [r for r in gemm + mlp if not r["ok"]]
+    print(f"{len(gemm) + len(mlp) - len(bad)} rows checked ok, {len(bad)} wrong")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()

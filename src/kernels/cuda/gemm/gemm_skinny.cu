@@ -1,0 +1,81 @@
+// Skinny GEMM (decode and small batches, M <= 8 * MT): d[M, N] = x[M, K] . w[N, K]^T, streaming
+// the weight w once at memory speed. A block owns 16 weight rows; its WARPS warps split K into
+// contiguous ranges, each running mma.sync with the weight as the 16-row A operand and x as the
+// B operand (one n8 group per 8 rows of x), and the partial sums meet in shared memory.
+//
+// The reduction order over k does not matter, so each lane loads 8 consecutive k of a weight row
+// as one 16-byte access and feeds them to the MMA in a permuted order; x is loaded with the same
+// permutation, so each product pairs the right elements.
+//
+// Prelude: T (bf16 or f16), MT (n8 groups: ceil(M / 8)), WARPS, UNROLL. Needs K % 8 == 0 and
+// 16-byte aligned x and w.
+#include "device/mma_sync.cuh"
+#include "device/vec.cuh"
+
+using namespace tileops::dev;
+
+constexpr int ROWS = 16;
+constexpr int CHUNK = 32;  // k per warp step: 4 lanes x 8 elements
+
+extern "C" __global__ void __launch_bounds__(WARPS * 32)
+    gemm_skinny_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ d, int M,
+                       int N, int K) {
+  __shared__ float partial[WARPS][ROWS][MT * 8];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int n0 = blockIdx.x * ROWS;
+  const bool row_lo = n0 + g < N, row_hi = n0 + g + 8 < N;
+  const T* w_lo = w + static_cast<i64>(row_lo ? n0 + g : 0) * K;
+  const T* w_hi = w + static_cast<i64>(row_hi ? n0 + g + 8 : 0) * K;
+
+  const int chunks = ceil_div(K, CHUNK);
+  const int per_warp = ceil_div(chunks, WARPS);
+  const int c_begin = warp * per_warp;
+  const int c_end = min(chunks, c_begin + per_warp);
+
+  float acc[MT][4];
+#pragma unroll
+  for (int j = 0; j < MT; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.0f;
+
+  for (int c = c_begin; c < c_end; c += UNROLL) {
+    U32x4 lo[UNROLL], hi[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const int k = (c + u) * CHUNK + 8 * t;
+      const bool in = c + u < c_end && k < K;
+      lo[u] = in && row_lo ? load_stream_16(w_lo + k) : U32x4{0, 0, 0, 0};
+      hi[u] = in && row_hi ? load_stream_16(w_hi + k) : U32x4{0, 0, 0, 0};
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const int k = (c + u) * CHUNK + 8 * t;
+      const bool in = c + u < c_end && k < K;
+#pragma unroll
+      for (int j = 0; j < MT; ++j) {
+        const int m = 8 * j + g;
+        const U32x4 xv = in && m < M ? *reinterpret_cast<const U32x4*>(x + static_cast<i64>(m) * K + k)
+                                     : U32x4{0, 0, 0, 0};
+        mma_m16n8k16<T>(acc[j], lo[u].x, hi[u].x, lo[u].y, hi[u].y, xv.x, xv.y);
+        mma_m16n8k16<T>(acc[j], lo[u].z, hi[u].z, lo[u].w, hi[u].w, xv.z, xv.w);
+      }
+    }
+  }
+
+#pragma unroll
+  for (int j = 0; j < MT; ++j) {
+    partial[warp][g][8 * j + 2 * t] = acc[j][0];
+    partial[warp][g][8 * j + 2 * t + 1] = acc[j][1];
+    partial[warp][g + 8][8 * j + 2 * t] = acc[j][2];
+    partial[warp][g + 8][8 * j + 2 * t + 1] = acc[j][3];
+  }
+  __syncthreads();
+  // Thread i sums weight row i % 16 for x rows i / 16, i / 16 + blockDim / 16, ...
+  for (int i = threadIdx.x; i < ROWS * MT * 8; i += blockDim.x) {
+    const int r = i % ROWS, m = i / ROWS;
+    if (m >= M || n0 + r >= N) continue;
+    float s = 0.0f;
+#pragma unroll
+    for (int v = 0; v < WARPS; ++v) s += partial[v][r][m];
+    d[static_cast<i64>(m) * N + n0 + r] = from_float<T>(s);
+  }
+}

@@ -1,0 +1,93 @@
+// GemmFwdOp for decode and small batches (m <= 64) with a linear layer's layout (a [m, k], b the
+// weight [n, k]): gemm_skinny.cu streams the weight once with 16-byte loads into mma.sync, so the
+// call runs at the speed of reading the weight. Preferred over the tile kernel, whose 64- or
+// 128-row tiles would mostly multiply padding here.
+#include <fmt/format.h>
+
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+constexpr int kMaxM = 64;
+constexpr int kRowsPerBlock = 16;
+constexpr int kWarps = 8;
+constexpr int kUnroll = 4;
+
+KernelSpec skinny_spec(DType dtype, int groups) {
+  return KernelSpec("gemm/gemm_skinny.cu", "gemm_skinny_kernel",
+                    {KernelConstant::type_of("T", cuda_type(dtype)),
+                     KernelConstant::integer("MT", groups), KernelConstant::integer("WARPS", kWarps),
+                     KernelConstant::integer("UNROLL", kUnroll)});
+}
+
+class GemmSkinnyCuda final : public GemmKernel {
+ public:
+  using Interface = GemmKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+  static constexpr int supported_archs[] = {90};
+  static constexpr std::string_view preferred_over[] = {"gemm_sm90_ws"};
+
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
+    if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
+      return fmt::format("dtype {}: mma.sync takes 16-bit inputs here", dtype_name(call.dtype));
+    }
+    if (call.trans_a || !call.trans_b) {
+      return std::string("needs a as [m, k] and b as [n, k] (trans_a=false, trans_b=true)");
+    }
+    if (call.m > kMaxM) return fmt::format("m = {} > {}: the tile kernel serves it", call.m, kMaxM);
+    if (call.k % 8 != 0) {
+      return fmt::format("k = {} is not a multiple of 8 (rows are read 16 bytes at a time)",
+                         call.k);
+    }
+    if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary");
+    if (call.n >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31)) {
+      return std::string("a dimension reaches 2^31");
+    }
+    return std::nullopt;
+  }
+
+  static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
+    const DType dtype = call.dtype;
+    const int groups = static_cast<int>(std::max<int64_t>(1, (call.m + 7) / 8));
+    return {fmt::format("{},mt{}", dtype_name(dtype), groups),
+            [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups); }};
+  }
+
+  GemmSkinnyCuda(DType dtype, int groups) : fn_(skinny_spec(dtype, groups)) {}
+
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+    if (call.m == 0 || call.n == 0) return;
+    const int device = device_of(a);
+    const void* ap = a.data();
+    const void* bp = b.data();
+    void* dp = d.data();
+    int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
+    launch(fn_.get(device), device, static_cast<unsigned>((n + kRowsPerBlock - 1) / kRowsPerBlock),
+           1, kWarps * 32, 0, {&ap, &bp, &dp, &m, &n, &k});
+  }
+
+  std::string config() const override {
+    return fmt::format("rows={},warps={},unroll={}", kRowsPerBlock, kWarps, kUnroll);
+  }
+
+ private:
+  CudaFunction fn_;
+};
+
+const StaticKernelRegistration<GemmSkinnyCuda> kRegistration("GemmFwdOp", "gemm_skinny_cuda");
+const bool kVariants = [] {
+  register_cuda_variants("gemm_skinny", [] {
+    std::vector<KernelSource> v;
+    for (DType d : {DType::kFloat16, DType::kBFloat16}) {
+      for (int groups = 1; groups <= kMaxM / 8; ++groups) v.push_back(skinny_spec(d, groups).source());
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda

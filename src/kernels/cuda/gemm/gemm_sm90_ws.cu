@@ -1,0 +1,152 @@
+// GEMM on Hopper tensor cores, warp-specialised and persistent: d[M, N] = A[M, K] . B[K, N] with
+// fp32 accumulation. One producer warpgroup (a single thread) streams A and B tiles with TMA into
+// a ring of STAGES shared-memory stages; BM / 64 consumer warpgroups each own 64 rows of the
+// BM x BN output tile and run wgmma over every stage, then store their rows. Stage hand-over uses
+// two mbarriers per stage: `full` (TMA bytes landed) and `empty` (every consumer is done reading).
+// Tiles are walked persistently in groups of GROUP_M tile-rows (scheduler.cuh). Edges need no
+// special code: TMA reads out-of-bounds elements as zero and the epilogue checks its rows and
+// columns.
+//
+// Prelude: T (bf16 or f16), BM (64 or 128), BN (8..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
+// (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]).
+#include "device/sm90/mbarrier.cuh"
+#include "device/sm90/scheduler.cuh"
+#include "device/sm90/tma.cuh"
+#include "device/sm90/warpgroup.cuh"
+#include "device/sm90/wgmma.cuh"
+
+using namespace tileops::dev;
+using namespace tileops::dev::sm90;
+
+constexpr int CONSUMERS = BM / 64;
+constexpr int THREADS = kWarpgroupThreads * (CONSUMERS + 1);
+constexpr int ELEM = sizeof(T);
+constexpr int A_TILE_BYTES = BM * BK * ELEM;
+constexpr int B_TILE_BYTES = BN * BK * ELEM;
+constexpr int BOX_BYTES = 64 * BK * ELEM;  // 64 rows (K-major) or 64 MN elements (MN-major)
+constexpr int ACC = BN / 2;
+static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
+static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
+static_assert(B_K_MAJOR || BN % 64 == 0, "MN-major B tiles are whole 64-element boxes");
+
+__device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
+                                           unsigned char* a, unsigned char* b, u64* full, int m0,
+                                           int n0, int k0) {
+  mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
+  if (A_K_MAJOR) {
+    tma_load_2d(a, map_a, full, k0, m0);
+  } else {
+#pragma unroll
+    for (int j = 0; j < BM / 64; ++j) tma_load_2d(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0);
+  }
+  if (B_K_MAJOR) {
+    tma_load_2d(b, map_b, full, k0, n0);
+  } else {
+#pragma unroll
+    for (int j = 0; j < BN / 64; ++j) tma_load_2d(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0);
+  }
+}
+
+// Consumer rows [row0, row0 + 64) of the tile, columns from col0; pair_stores: N is even and d is
+// 4-byte aligned, so two neighbours go out as one 32-bit store.
+__device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, int M, int N, int row0,
+                                           int col0, int pair_stores) {
+  const int t = warpgroup_thread();
+#pragma unroll
+  for (int i = 0; i < ACC; i += 2) {
+    const int r = row0 + acc_row(t, i);
+    const int c = col0 + acc_col(t, i);
+    if (r >= M || c >= N) continue;
+    T* p = d + static_cast<i64>(r) * N + c;
+    if (pair_stores) {
+      *reinterpret_cast<u32*>(p) = pack2<T>(acc[i], acc[i + 1]);
+    } else {
+      p[0] = from_float<T>(acc[i]);
+      if (c + 1 < N) p[1] = from_float<T>(acc[i + 1]);
+    }
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+    gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
+                        const __grid_constant__ TensorMap map_b, T* __restrict__ d, int M, int N,
+                        int K, int pair_stores) {
+  extern __shared__ unsigned char smem_raw[];
+  // 128-byte swizzled tiles must start on 1024-byte boundaries.
+  unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
+  unsigned char* a_tiles = smem;
+  unsigned char* b_tiles = smem + STAGES * A_TILE_BYTES;
+  u64* full = reinterpret_cast<u64*>(b_tiles + STAGES * B_TILE_BYTES);
+  u64* empty = full + STAGES;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], CONSUMERS);
+    }
+    mbar_fence_init();
+    tma_prefetch_map(&map_a);
+    tma_prefetch_map(&map_b);
+  }
+  __syncthreads();
+
+  const GroupedTiles tiles(M, N, BM, BN, GROUP_M);
+  const int k_tiles = ceil_div(K, BK);
+  const int wg = warpgroup_index();
+
+  if (wg == 0) {  // producer
+    setmaxnreg_dec<40>();
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      u32 phase = 0;
+      for (int tile = blockIdx.x; tile < tiles.count(); tile += gridDim.x) {
+        int tm, tn;
+        tiles.coords(tile, tm, tn);
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
+          load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES,
+                     b_tiles + stage * B_TILE_BYTES, &full[stage], tm * BM, tn * BN, kt * BK);
+          if (++stage == STAGES) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+    return;
+  }
+
+  setmaxnreg_inc<232>();
+  const int consumer = wg - 1;
+  float acc[ACC];
+  int stage = 0;
+  u32 phase = 0;
+  for (int tile = blockIdx.x; tile < tiles.count(); tile += gridDim.x) {
+    int tm, tn;
+    tiles.coords(tile, tm, tn);
+#pragma unroll
+    for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
+    fence_accumulators(acc);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      mbar_wait(&full[stage], phase);
+      const unsigned char* a = a_tiles + stage * A_TILE_BYTES + consumer * BOX_BYTES;
+      const unsigned char* b = b_tiles + stage * B_TILE_BYTES;
+      wgmma_fence();
+#pragma unroll
+      for (int k16 = 0; k16 < BK / 16; ++k16) {
+        const u64 da = A_K_MAJOR ? desc_k_major(a, k16) : desc_mn_major(a, k16, BOX_BYTES);
+        const u64 db = B_K_MAJOR ? desc_k_major(b, k16) : desc_mn_major(b, k16, BOX_BYTES);
+        WgmmaK16<T, BN>::template run<A_K_MAJOR ? 0 : 1, B_K_MAJOR ? 0 : 1>(acc, da, db, 1u);
+      }
+      wgmma_commit();
+      wgmma_wait<0>();
+      fence_accumulators(acc);
+      if (warpgroup_thread() == 0) mbar_arrive(&empty[stage]);
+      if (++stage == STAGES) {
+        stage = 0;
+        phase ^= 1;
+      }
+    }
+    store_rows(acc, d, M, N, tm * BM + consumer * 64, tn * BN, pair_stores);
+  }
+}

@@ -1,0 +1,184 @@
+// GemmFwdOp on Hopper tensor cores: the warp-specialised TMA + wgmma kernel (gemm_sm90_ws.cu) for
+// bf16 and fp16, every transpose. Its tile shapes are tuning candidates; untuned, the shape whose
+// last wave leaves the fewest SMs idle is taken. Calls TMA cannot address (a leading dimension
+// that is not a multiple of 16 bytes, a misaligned operand) are refused, and dispatch names the
+// CUDA-core fallback that serves them.
+#include <array>
+
+#include <fmt/format.h>
+
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_tuning.hpp"
+#include "kernels/cuda/host/tensor_map.hpp"
+#include "runtime/tuning/tuner.hpp"
+#include "tileops/op/implementation.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+constexpr int kBK = 64;
+constexpr int kGroupM = 8;
+
+struct WsTile {
+  int bm, bn, stages;
+  double rate;  // relative throughput of a full wave of this tile (larger tiles reuse more)
+  std::string name() const { return fmt::format("{}x{}x{}/s{}", bm, bn, kBK, stages); }
+  unsigned threads() const { return 128u * (bm / 64 + 1); }
+  unsigned smem(int elem) const {
+    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + 2 * stages * 8 + 1024);
+  }
+};
+constexpr std::array<WsTile, 4> kTiles{
+    {{128, 256, 4, 1.0}, {128, 128, 6, 0.92}, {64, 256, 5, 0.85}, {64, 128, 8, 0.75}}};
+
+KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t) {
+  return KernelSpec("gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
+                    {KernelConstant::type_of("T", cuda_type(dtype)),
+                     KernelConstant::integer("BM", t.bm), KernelConstant::integer("BN", t.bn),
+                     KernelConstant::integer("BK", kBK), KernelConstant::integer("STAGES", t.stages),
+                     KernelConstant::integer("GROUP_M", kGroupM),
+                     KernelConstant::boolean("A_K_MAJOR", !ta),
+                     KernelConstant::boolean("B_K_MAJOR", tb)});
+}
+
+std::vector<std::string> tile_names() {
+  std::vector<std::string> names;
+  for (const WsTile& t : kTiles) names.push_back(t.name());
+  return names;
+}
+
+// The tile whose waves, weighted by its throughput, keep the most SMs busy.
+int default_tile(const GemmCall& call, int sms) {
+  int best = 0;
+  double best_score = -1;
+  for (size_t i = 0; i < kTiles.size(); ++i) {
+    const WsTile& t = kTiles[i];
+    const int64_t tiles = ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
+    const int64_t waves = (tiles + sms - 1) / sms;
+    const double score = t.rate * static_cast<double>(tiles) / static_cast<double>(waves * sms);
+    if (score > best_score + 1e-9) {
+      best_score = score;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+// A as the kernel reads it: [M, K] (K-major) or [K, M]; B: [N, K] (K-major) or [K, N].
+MatrixView view_a(const GemmCall& c, const void* p) {
+  return c.trans_a ? MatrixView{p, c.dtype, uint64_t(c.k), uint64_t(c.m), uint64_t(c.m)}
+                   : MatrixView{p, c.dtype, uint64_t(c.m), uint64_t(c.k), uint64_t(c.k)};
+}
+MatrixView view_b(const GemmCall& c, const void* p) {
+  return c.trans_b ? MatrixView{p, c.dtype, uint64_t(c.n), uint64_t(c.k), uint64_t(c.k)}
+                   : MatrixView{p, c.dtype, uint64_t(c.k), uint64_t(c.n), uint64_t(c.n)};
+}
+
+class GemmSm90WsCuda final : public GemmKernel {
+ public:
+  using Interface = GemmKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+  static constexpr int supported_archs[] = {90};
+
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
+    if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
+      return fmt::format("dtype {}: wgmma takes 16-bit inputs here (float32 stays exact on CUDA "
+                         "cores rather than rounding to tf32)",
+                         dtype_name(call.dtype));
+    }
+    if (call.k == 0) return std::string("k == 0: nothing to multiply");
+    if (call.m >= (int64_t{1} << 31) || call.n >= (int64_t{1} << 31) ||
+        call.k >= (int64_t{1} << 31)) {
+      return std::string("a dimension reaches 2^31");
+    }
+    if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary (TMA)");
+    const int64_t lda = call.trans_a ? call.m : call.k;
+    const int64_t ldb = call.trans_b ? call.k : call.n;
+    if (lda % 8 != 0) {
+      return fmt::format("the leading dimension of a ({} elements) is not a multiple of 8 (16 "
+                         "bytes), which TMA needs",
+                         lda);
+    }
+    if (ldb % 8 != 0) {
+      return fmt::format("the leading dimension of b ({} elements) is not a multiple of 8 (16 "
+                         "bytes), which TMA needs",
+                         ldb);
+    }
+    return std::nullopt;
+  }
+
+  static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
+    const DType dtype = call.dtype;
+    const bool ta = call.trans_a, tb = call.trans_b;
+    return {fmt::format("{},{},{}", dtype_name(dtype), ta, tb),
+            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb); }};
+  }
+
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb) : tuner_("gemm_sm90_ws", tile_names()) {
+    for (const WsTile& t : kTiles) fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t)));
+  }
+
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+    const int device = device_of(a);
+    const int fallback = default_tile(call, sm_count(device));
+    const int tile =
+        tuner_.tuned()
+            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, fallback, a, b, d,
+                                    [this, call, device](int c, const void* ap, const void* bp,
+                                                         void* dp) {
+                                      enqueue(c, call, device, ap, bp, dp);
+                                    })
+            : fallback;
+    last_tile_.store(tile, std::memory_order_relaxed);
+    enqueue(tile, call, device, a.data(), b.data(), d.data());
+  }
+
+  std::string config() const override {
+    return "tile=" + kTiles[last_tile_.load(std::memory_order_relaxed)].name();
+  }
+  bool tunable() const override { return true; }
+  void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
+
+ private:
+  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp,
+               void* dp) {
+    if (call.m == 0 || call.n == 0) return;
+    const WsTile& t = kTiles[tile];
+    const TensorMapBits map_a = call.trans_a ? encode_tensor_map_sw128(view_a(call, ap), kBK, 64)
+                                             : encode_tensor_map_sw128(view_a(call, ap), t.bm, kBK);
+    const TensorMapBits map_b = call.trans_b ? encode_tensor_map_sw128(view_b(call, bp), t.bn, kBK)
+                                             : encode_tensor_map_sw128(view_b(call, bp), kBK, 64);
+    int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
+    int pair_stores = (n % 2 == 0 && (reinterpret_cast<uintptr_t>(dp) & 3u) == 0) ? 1 : 0;
+    const int64_t tiles = ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
+    const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, sm_count(device)));
+    launch_ex(fns_[tile]->get(device), device,
+              {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
+              {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
+               &k, &pair_stores});
+  }
+
+  std::vector<std::unique_ptr<CudaFunction>> fns_;
+  tuning::Tuner tuner_;
+  std::atomic<int> last_tile_{0};
+};
+
+const StaticKernelRegistration<GemmSm90WsCuda> kRegistration("GemmFwdOp", "gemm_sm90_ws");
+const bool kVariants = [] {
+  register_cuda_variants("gemm_sm90_ws", [] {
+    std::vector<KernelSource> v;
+    for (DType d : {DType::kFloat16, DType::kBFloat16}) {
+      for (bool ta : {false, true}) {
+        for (bool tb : {false, true}) {
+          for (const WsTile& t : kTiles) v.push_back(ws_spec(d, ta, tb, t).source());
+        }
+      }
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda

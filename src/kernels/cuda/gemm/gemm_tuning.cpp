@@ -1,0 +1,35 @@
+#include "kernels/cuda/gemm/gemm_tuning.hpp"
+
+#include <fmt/format.h>
+
+#include "kernels/cuda/common/cuda_trial.hpp"
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::cuda {
+
+int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
+                          int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
+                          const GemmEnqueue& enqueue) {
+  const int device = device_of(a);
+  const tuning::SpecKey key{
+      static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
+  return tuner.choose(key, fallback, [&] {
+    tuning::SettleInputs settle;
+    settle.board = device_name(device);  // the board model the store keys by
+    settle.spec = fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n,
+                              call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
+    settle.make_trial = [&]() -> std::unique_ptr<tuning::TuningTrial> {
+      require_not_capturing(device, kernel);
+      return std::make_unique<CudaTrial>(
+          device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
+          std::vector<Tensor>{empty_device_like(d)},
+          [enqueue](int c, std::span<const Tensor> in, std::span<const Tensor> out) {
+            enqueue(c, in[0].data(), in[1].data(), out[0].data());
+          });
+    };
+    return settle;
+  });
+}
+
+}  // namespace tileops::cuda

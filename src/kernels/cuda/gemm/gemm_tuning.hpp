@@ -1,0 +1,22 @@
+// Tuning of a CUDA GEMM kernel's candidates for one call spec (docs/design/tuning.md): the
+// candidates run on scratch random operands of the call's shapes, are checked against the
+// default candidate, and the fastest is kept per board in the on-disk store.
+#pragma once
+
+#include <functional>
+
+#include "runtime/tuning/tuner.hpp"
+#include "tileops/core/tensor.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops::cuda {
+
+// Enqueues candidate c on operands a, b and output d.
+using GemmEnqueue = std::function<void(int c, const void* a, const void* b, void* d)>;
+
+// The candidate to run for call: `fallback` untuned, else the tuner's settled choice.
+int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
+                          int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
+                          const GemmEnqueue& enqueue);
+
+}  // namespace tileops::cuda

@@ -1,0 +1,83 @@
+// GemmFwdOp on the GPU's tensor cores against the float64 reference, every output element, outputs
+// poisoned first, fresh random inputs each run (skipped without a GPU): the warp-specialised TMA
+// + wgmma kernel in every layout, the skinny decode kernel, and the CUDA-core fallback that
+// dispatch names for calls TMA cannot address. Shapes put 1, 7, 1000 and 4097 in M, N and K, and
+// K off the 64-deep k-tile.
+#include "support/cuda_support.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+struct Mnk {
+  int64_t m, n, k;
+};
+
+Shape a_shape(bool ta, const Mnk& s) { return ta ? Shape{s.k, s.m} : Shape{s.m, s.k}; }
+Shape b_shape(bool tb, const Mnk& s) { return tb ? Shape{s.n, s.k} : Shape{s.k, s.n}; }
+
+class CudaTensorCoreGemm : public ::testing::TestWithParam<DType> {};
+
+TEST_P(CudaTensorCoreGemm, EveryLayoutAndEdgeShape) {
+  TILEOPS_REQUIRE_CUDA();
+  const std::vector<Mnk> shapes{{1, 1, 8},       {7, 1000, 64},   {1000, 7, 136},
+                                {1000, 1000, 72}, {4097, 64, 200}, {64, 4097, 1000},
+                                {130, 520, 4097}, {1, 4097, 1000}, {7, 7, 7},
+                                {1000, 1000, 7},  {33, 65, 1},     {256, 256, 4096}};
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+      for (const Mnk& s : shapes) {
+        EXPECT_TRUE(cuda_matches_reference(op, {a_shape(ta, s), b_shape(tb, s)}, GetParam()))
+            << "trans_a=" << ta << " trans_b=" << tb << " served by "
+            << op.last_call()->served_by;
+      }
+    }
+  }
+}
+
+TEST_P(CudaTensorCoreGemm, LargeSquareAndMisalignedOperands) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp nt;
+  EXPECT_TRUE(cuda_matches_reference(nt, {Shape{1000, 1000}, Shape{1000, 1000}}, GetParam()));
+  // A view one element past an allocation: not 16-byte aligned, so the CUDA-core kernel serves.
+  EXPECT_TRUE(cuda_matches_reference(nt, {Shape{96, 256}, Shape{128, 256}}, GetParam(), true));
+  EXPECT_EQ(nt.last_call()->served_by, "gemm_tiled_cuda");
+}
+
+TEST_P(CudaTensorCoreGemm, SkinnyBatchesUpToSixtyFour) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;  // a [m, k] times a weight [n, k]
+  for (int64_t m : {1, 2, 7, 8, 9, 16, 33, 64}) {
+    for (Mnk s : {Mnk{m, 4096, 4096}, Mnk{m, 1000, 520}, Mnk{m, 17, 8}}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {a_shape(false, s), b_shape(true, s)}, GetParam()))
+          << s.m << "x" << s.n << "x" << s.k;
+      EXPECT_EQ(op.last_call()->served_by, "gemm_skinny_cuda");
+    }
+  }
+}
+
+TEST_P(CudaTensorCoreGemm, DispatchNamesWhichKernelServes) {
+  TILEOPS_REQUIRE_CUDA();
+  auto served = [&](bool ta, bool tb, Mnk s) {
+    GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+    EXPECT_TRUE(cuda_matches_reference(op, {a_shape(ta, s), b_shape(tb, s)}, GetParam()));
+    return std::string(op.last_call()->served_by);
+  };
+  EXPECT_EQ(served(false, true, {256, 512, 128}), "gemm_sm90_ws");
+  EXPECT_EQ(served(false, true, {65, 512, 128}), "gemm_sm90_ws");
+  EXPECT_EQ(served(false, true, {64, 512, 128}), "gemm_skinny_cuda");
+  EXPECT_EQ(served(false, false, {1, 512, 128}), "gemm_sm90_ws");
+  EXPECT_EQ(served(true, true, {16, 512, 128}), "gemm_sm90_ws");
+  EXPECT_EQ(served(false, true, {64, 512, 100}), "gemm_tiled_cuda");  // k % 8 != 0
+  EXPECT_EQ(served(false, false, {64, 100, 128}), "gemm_tiled_cuda");  // ldb = n = 100
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaTensorCoreGemm,
+                         ::testing::Values(DType::kFloat16, DType::kBFloat16),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+}  // namespace
+}  // namespace tileops
