@@ -18,12 +18,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 for step in $steps; do
   case $step in
     tests)
-      .gpu/bin/tileops_cuda_tests --gtest_filter="$filter" >"$out/gemm-tests.log" 2>&1 || status=1
+      timeout "${STEP_TIMEOUT:-300}" .gpu/bin/tileops_cuda_tests --gtest_filter="$filter" >"$out/gemm-tests.log" 2>&1 || status=1
       grep -E '^\[  (PASSED|FAILED) |^\[  FAILED|Failure|Expected|Which is|error|served by' "$out/gemm-tests.log" | head -40
       ;;
     sanitize)
       for tool in memcheck racecheck synccheck; do
-        compute-sanitizer --tool "$tool" --error-exitcode 3 .gpu/bin/tileops_cuda_tests \
+        timeout "${STEP_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --error-exitcode 3 .gpu/bin/tileops_cuda_tests \
           --gtest_filter="${SANITIZER_FILTER:-DevicePrimitives.*:*TensorCoreGemm*DispatchNames*:*TensorCoreGemm*Skinny*}" \
           >"$out/sanitizer-$tool.log" 2>&1
         rc=$?
@@ -39,7 +39,7 @@ for step in $steps; do
       done
       ;;
     bench)
-      python3 bench/torch/gemm_bench.py --out "$out" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.log" || status=1
+      timeout "${STEP_TIMEOUT:-300}" python3 bench/torch/gemm_bench.py --out "$out" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.log" || status=1
       ;;
   esac
 done
