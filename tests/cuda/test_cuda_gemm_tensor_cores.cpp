@@ -3,7 +3,10 @@
 // + wgmma kernel in every layout, the skinny decode kernel, and the CUDA-core fallback that
 // dispatch names for calls TMA cannot address. Shapes put 1, 7, 1000 and 4097 in M, N and K, and
 // K off the 64-deep k-tile.
+#include <cstring>
+
 #include "support/cuda_support.hpp"
+#include "tileops/reference/reference.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops {
@@ -47,10 +50,10 @@ TEST_P(CudaTensorCoreGemm, LargeSquareAndMisalignedOperands) {
   EXPECT_EQ(nt.last_call()->served_by, "gemm_tiled_cuda");
 }
 
-TEST_P(CudaTensorCoreGemm, SkinnyBatchesUpToSixtyFour) {
+TEST_P(CudaTensorCoreGemm, SkinnyBatchesUpToThirtyTwo) {
   TILEOPS_REQUIRE_CUDA();
   GemmFwdOp op;  // a [m, k] times a weight [n, k]
-  for (int64_t m : {1, 2, 7, 8, 9, 16, 33, 64}) {
+  for (int64_t m : {1, 2, 7, 8, 9, 16, 17, 32}) {
     for (Mnk s : {Mnk{m, 4096, 4096}, Mnk{m, 1000, 520}, Mnk{m, 17, 8}}) {
       EXPECT_TRUE(cuda_matches_reference(op, {a_shape(false, s), b_shape(true, s)}, GetParam()))
           << s.m << "x" << s.n << "x" << s.k;
@@ -68,11 +71,53 @@ TEST_P(CudaTensorCoreGemm, DispatchNamesWhichKernelServes) {
   };
   EXPECT_EQ(served(false, true, {256, 512, 128}), "gemm_sm90_ws");
   EXPECT_EQ(served(false, true, {65, 512, 128}), "gemm_sm90_ws");
-  EXPECT_EQ(served(false, true, {64, 512, 128}), "gemm_skinny_cuda");
+  EXPECT_EQ(served(false, true, {32, 512, 128}), "gemm_skinny_cuda");
+  EXPECT_EQ(served(false, true, {33, 512, 128}), "gemm_sm90_ws");
   EXPECT_EQ(served(false, false, {1, 512, 128}), "gemm_sm90_ws");
   EXPECT_EQ(served(true, true, {16, 512, 128}), "gemm_sm90_ws");
   EXPECT_EQ(served(false, true, {64, 512, 100}), "gemm_tiled_cuda");  // k % 8 != 0
   EXPECT_EQ(served(false, false, {64, 100, 128}), "gemm_tiled_cuda");  // ldb = n = 100
+}
+
+// Shapes whose tiles leave most SMs idle run split-K through the workspace the op allocates.
+TEST_P(CudaTensorCoreGemm, SplitKForFewTiles) {
+  TILEOPS_REQUIRE_CUDA();
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+      for (Mnk s : {Mnk{64, 1024, 4096}, Mnk{200, 520, 3000}, Mnk{128, 2112, 7168}}) {
+        EXPECT_TRUE(cuda_matches_reference(op, {a_shape(ta, s), b_shape(tb, s)}, GetParam()));
+        EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
+        EXPECT_NE(op.kernel_config().find("split_k="), std::string::npos) << op.kernel_config();
+      }
+    }
+  }
+}
+
+// Split-K under a CUDA graph: the workspace and the counter reset are captured with the GEMM.
+TEST_P(CudaTensorCoreGemm, SplitKReplaysUnderAGraph) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;
+  const Tensor a = testing::device_copy(random_tensor({96, 2048}, GetParam(), 11));
+  const Tensor b = testing::device_copy(random_tensor({768, 2048}, GetParam(), 12));
+  Tensor eager = Tensor::empty({96, 768}, GetParam(), Device::cuda(0));
+  op.call_into(std::vector<Tensor>{a, b}, std::vector<Tensor>{eager});
+  ASSERT_NE(op.kernel_config().find("split_k="), std::string::npos) << op.kernel_config();
+  Tensor replayed = Tensor::empty({96, 768}, GetParam(), Device::cuda(0));
+  cuda::fill_bytes(replayed, 0xff);
+  cuda::synchronize(0);
+  cuda::StreamHandle stream = cuda::create_stream(0);
+  {
+    cuda::StreamGuard guard(0, stream);
+    cuda::Graph graph(0, stream);
+    op.call_into(std::vector<Tensor>{a, b}, std::vector<Tensor>{replayed});
+    graph.end_capture();
+    graph.replay();
+    graph.replay();  // the counters must be zeroed again for the second replay
+  }
+  cuda::synchronize(0);
+  const Tensor x = testing::host_copy(eager), y = testing::host_copy(replayed);
+  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.numel() * 2), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaTensorCoreGemm,

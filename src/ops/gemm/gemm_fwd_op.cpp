@@ -31,7 +31,11 @@ void GemmFwdOp::forward(const Tensor& a, const Tensor& b, Tensor& d) {
                       trans_a,
                       trans_b,
                       on16(a) && on16(b)};
-  kernel_for<GemmKernel>(call).run(call, a, b, d);
+  GemmKernel& kernel = kernel_for<GemmKernel>(call);
+  const int64_t scratch = kernel.workspace_bytes(call);
+  const Tensor workspace =
+      scratch > 0 ? Tensor::empty(Shape{scratch}, DType::kUInt8, a.device()) : Tensor();
+  kernel.run(call, a, b, d, workspace);
 }
 
 }  // namespace tileops

@@ -28,7 +28,13 @@ struct GemmCall : CallSpec {
 class GemmKernel : public KernelInterface<GemmKernel, GemmCall> {
  public:
   static constexpr std::string_view kName = "gemm";
-  virtual void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) = 0;
+  // Scratch memory run needs for call, in bytes (0: none): split-K partial sums, for example.
+  // The op allocates it on the call's device through the tensor allocator and hands it to run,
+  // so no kernel allocates, and a CUDA-graph capture records the allocation like an output's.
+  virtual int64_t workspace_bytes(const GemmCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
+  virtual void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+                   const Tensor& workspace) = 0;
 };
 
 class GemmFwdOp final : public gen::GemmFwdOpBase {

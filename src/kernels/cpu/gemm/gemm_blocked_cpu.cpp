@@ -145,7 +145,8 @@ class GemmBlockedCpuKernel final : public GemmKernel {
 
   explicit GemmBlockedCpuKernel(const GemmCall& call) : call_(call) {}
 
-  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const Tensor& /*workspace*/) override {
     const TileConfig& cfg = kCandidates[chosen_.load(std::memory_order_relaxed)];
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;

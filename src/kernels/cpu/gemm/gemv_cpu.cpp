@@ -95,7 +95,8 @@ class GemvCpuKernel final : public GemmKernel {
                        call.n);
   }
 
-  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       gemv<T>(call, a.data_as<const T>(), b.data_as<const T>(), d.data_as<T>());

@@ -32,4 +32,27 @@ __device__ __forceinline__ U32x4 load_stream_16(const void* p) {
   return r;
 }
 
+// 16 bytes through the read-only (non-coherent) cache: for small operands many blocks re-read.
+__device__ __forceinline__ U32x4 load_readonly_16(const void* p) {
+  U32x4 r;
+  asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "l"(p));
+  return r;
+}
+
+struct alignas(16) F32x4 {
+  float x, y, z, w;
+};
+
+// 16 bytes from L2, bypassing L1: for data other blocks of the same launch wrote (split-K
+// partial sums), which a stale L1 line must not shadow.
+__device__ __forceinline__ F32x4 load_l2_f32x4(const F32x4* p) {
+  F32x4 r;
+  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+               : "l"(p));
+  return r;
+}
+
 }  // namespace tileops::dev

@@ -17,7 +17,7 @@ using namespace tileops::dev;
 constexpr int ROWS = 16;
 constexpr int CHUNK = 32;  // k per warp step: 4 lanes x 8 elements
 
-extern "C" __global__ void __launch_bounds__(WARPS * 32)
+extern "C" __global__ void __launch_bounds__(WARPS * 32, 1)
     gemm_skinny_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ d, int M,
                        int N, int K) {
   __shared__ float partial[WARPS][ROWS][MT * 8];
@@ -37,26 +37,42 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32)
 #pragma unroll
   for (int j = 0; j < MT; ++j) acc[j][0] = acc[j][1] = acc[j][2] = acc[j][3] = 0.0f;
 
+  // Every load of UNROLL chunks (weight and x) is issued before the first MMA that needs them,
+  // so each warp keeps UNROLL * 1 KiB of weight in flight. Loads are unconditional (an address
+  // out of range is clamped to the row start and the value zeroed after).
   for (int c = c_begin; c < c_end; c += UNROLL) {
-    U32x4 lo[UNROLL], hi[UNROLL];
+    U32x4 lo[UNROLL], hi[UNROLL], xs[UNROLL][MT];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const int k = (c + u) * CHUNK + 8 * t;
+      const int kk = c + u < c_end && k < K ? k : 0;
+      lo[u] = load_stream_16(w_lo + kk);
+      hi[u] = load_stream_16(w_hi + kk);
+#pragma unroll
+      for (int j = 0; j < MT; ++j) {
+        const int m = min(8 * j + g, M - 1);
+        xs[u][j] = load_readonly_16(x + static_cast<i64>(m) * K + kk);
+      }
+    }
+    // A warp barrier keeps the compiler from sinking the loads below it to their uses.
+    __syncwarp();
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
       const int k = (c + u) * CHUNK + 8 * t;
       const bool in = c + u < c_end && k < K;
-      lo[u] = in && row_lo ? load_stream_16(w_lo + k) : U32x4{0, 0, 0, 0};
-      hi[u] = in && row_hi ? load_stream_16(w_hi + k) : U32x4{0, 0, 0, 0};
+      if (!(in && row_lo)) lo[u] = U32x4{0, 0, 0, 0};
+      if (!(in && row_hi)) hi[u] = U32x4{0, 0, 0, 0};
+#pragma unroll
+      for (int j = 0; j < MT; ++j) {
+        if (!in || 8 * j + g >= M) xs[u][j] = U32x4{0, 0, 0, 0};
+      }
     }
 #pragma unroll
     for (int u = 0; u < UNROLL; ++u) {
-      const int k = (c + u) * CHUNK + 8 * t;
-      const bool in = c + u < c_end && k < K;
 #pragma unroll
       for (int j = 0; j < MT; ++j) {
-        const int m = 8 * j + g;
-        const U32x4 xv = in && m < M ? *reinterpret_cast<const U32x4*>(x + static_cast<i64>(m) * K + k)
-                                     : U32x4{0, 0, 0, 0};
-        mma_m16n8k16<T>(acc[j], lo[u].x, hi[u].x, lo[u].y, hi[u].y, xv.x, xv.y);
-        mma_m16n8k16<T>(acc[j], lo[u].z, hi[u].z, lo[u].w, hi[u].w, xv.z, xv.w);
+        mma_m16n8k16<T>(acc[j], lo[u].x, hi[u].x, lo[u].y, hi[u].y, xs[u][j].x, xs[u][j].y);
+        mma_m16n8k16<T>(acc[j], lo[u].z, hi[u].z, lo[u].w, hi[u].w, xs[u][j].z, xs[u][j].w);
       }
     }
   }

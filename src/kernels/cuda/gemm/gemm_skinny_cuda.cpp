@@ -1,4 +1,4 @@
-// GemmFwdOp for decode and small batches (m <= 64) with a linear layer's layout (a [m, k], b the
+// GemmFwdOp for decode and small batches (m <= 32) with a linear layer's layout (a [m, k], b the
 // weight [n, k]): gemm_skinny.cu streams the weight once with 16-byte loads into mma.sync, so the
 // call runs at the speed of reading the weight. Preferred over the tile kernel, whose 64- or
 // 128-row tiles would mostly multiply padding here.
@@ -11,16 +11,19 @@
 namespace tileops::cuda {
 namespace {
 
-constexpr int kMaxM = 64;
+constexpr int kMaxM = 32;
 constexpr int kRowsPerBlock = 16;
 constexpr int kWarps = 8;
-constexpr int kUnroll = 4;
+
+// Chunks in flight per warp: as many as keep two 256-thread blocks resident on an SM (about 120
+// registers) with the x fragments of `groups` held too.
+int unroll_for(int groups) { return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1; }
 
 KernelSpec skinny_spec(DType dtype, int groups) {
   return KernelSpec("gemm/gemm_skinny.cu", "gemm_skinny_kernel",
                     {KernelConstant::type_of("T", cuda_type(dtype)),
                      KernelConstant::integer("MT", groups), KernelConstant::integer("WARPS", kWarps),
-                     KernelConstant::integer("UNROLL", kUnroll)});
+                     KernelConstant::integer("UNROLL", unroll_for(groups))});
 }
 
 class GemmSkinnyCuda final : public GemmKernel {
@@ -56,9 +59,10 @@ class GemmSkinnyCuda final : public GemmKernel {
             [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups); }};
   }
 
-  GemmSkinnyCuda(DType dtype, int groups) : fn_(skinny_spec(dtype, groups)) {}
+  GemmSkinnyCuda(DType dtype, int groups) : groups_(groups), fn_(skinny_spec(dtype, groups)) {}
 
-  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const Tensor& /*workspace*/) override {
     if (call.m == 0 || call.n == 0) return;
     const int device = device_of(a);
     const void* ap = a.data();
@@ -70,10 +74,11 @@ class GemmSkinnyCuda final : public GemmKernel {
   }
 
   std::string config() const override {
-    return fmt::format("rows={},warps={},unroll={}", kRowsPerBlock, kWarps, kUnroll);
+    return fmt::format("rows={},warps={},unroll={}", kRowsPerBlock, kWarps, unroll_for(groups_));
   }
 
  private:
+  int groups_;
   CudaFunction fn_;
 };
 

@@ -1,19 +1,26 @@
 // GEMM on Hopper tensor cores, warp-specialised and persistent: d[M, N] = A[M, K] . B[K, N] with
 // fp32 accumulation. One producer warpgroup (a single thread) streams A and B tiles with TMA into
 // a ring of STAGES shared-memory stages; BM / 64 consumer warpgroups each own 64 rows of the
-// BM x BN output tile and run wgmma over every stage, then store their rows. Stage hand-over uses
-// two mbarriers per stage: `full` (TMA bytes landed) and `empty` (every consumer is done reading).
-// Tiles are walked persistently in groups of GROUP_M tile-rows (scheduler.cuh). Edges need no
-// special code: TMA reads out-of-bounds elements as zero and the epilogue checks its rows and
-// columns.
+// BM x BN output tile and run wgmma over every stage, keeping one stage's MMAs in flight while
+// they wait for the next, then store their rows. Stage hand-over uses two mbarriers per stage:
+// `full` (TMA bytes landed) and `empty` (every consumer is done reading). Work units (an output
+// tile, or one k-share of it under split-K) are walked persistently in groups of GROUP_M
+// tile-rows (scheduler.cuh). Edges need no special code: TMA reads out-of-bounds elements as
+// zero and the epilogue checks its rows and columns.
 //
-// Prelude: T (bf16 or f16), BM (64 or 128), BN (8..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
+// Split-K (splits > 1, for grids that would leave SMs idle): each unit writes its fp32 partial
+// tile to the caller's workspace, and the last unit of a tile to arrive (an atomic counter per
+// tile and consumer, zeroed before the launch) sums the partials in split order and stores the
+// result, which is therefore the same whichever unit finishes last.
+//
+// Prelude: T (bf16 or f16), BM (64 or 128), BN (64..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
 // (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]).
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
 #include "device/sm90/tma.cuh"
 #include "device/sm90/warpgroup.cuh"
 #include "device/sm90/wgmma.cuh"
+#include "device/vec.cuh"
 
 using namespace tileops::dev;
 using namespace tileops::dev::sm90;
@@ -27,7 +34,7 @@ constexpr int BOX_BYTES = 64 * BK * ELEM;  // 64 rows (K-major) or 64 MN element
 constexpr int ACC = BN / 2;
 static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
 static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
-static_assert(B_K_MAJOR || BN % 64 == 0, "MN-major B tiles are whole 64-element boxes");
+static_assert(BN % 64 == 0, "B tiles are whole 64-element boxes");
 
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int m0,
@@ -67,11 +74,20 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, int M,
   }
 }
 
+// A consumer's partial tile in the workspace, laid out so that consecutive threads touch
+// consecutive 16 bytes.
+__device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int split, int splits) {
+  return reinterpret_cast<F32x4*>(partials) +
+         (static_cast<i64>(slot) * splits + split) * (ACC / 4) * kWarpgroupThreads +
+         warpgroup_thread();
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
                         const __grid_constant__ TensorMap map_b, T* __restrict__ d, int M, int N,
-                        int K, int pair_stores) {
+                        int K, int pair_stores, int splits, float* partials, int* counters) {
   extern __shared__ unsigned char smem_raw[];
+  __shared__ int last_unit[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
   unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* a_tiles = smem;
@@ -91,7 +107,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   __syncthreads();
 
   const GroupedTiles tiles(M, N, BM, BN, GROUP_M);
-  const int k_tiles = ceil_div(K, BK);
+  const SplitK split_k{splits, ceil_div(K, BK)};
+  const int units = tiles.count() * splits;
   const int wg = warpgroup_index();
 
   if (wg == 0) {  // producer
@@ -99,10 +116,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (threadIdx.x == 0) {
       int stage = 0;
       u32 phase = 0;
-      for (int tile = blockIdx.x; tile < tiles.count(); tile += gridDim.x) {
-        int tm, tn;
+      for (int u = blockIdx.x; u < units; u += gridDim.x) {
+        int tile, split, tm, tn;
+        split_k.unit(u, tile, split);
         tiles.coords(tile, tm, tn);
-        for (int kt = 0; kt < k_tiles; ++kt) {
+        for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES,
                      b_tiles + stage * B_TILE_BYTES, &full[stage], tm * BM, tn * BN, kt * BK);
@@ -118,16 +136,19 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
   setmaxnreg_inc<232>();
   const int consumer = wg - 1;
+  const int t = warpgroup_thread();
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
-  for (int tile = blockIdx.x; tile < tiles.count(); tile += gridDim.x) {
-    int tm, tn;
+  for (int u = blockIdx.x; u < units; u += gridDim.x) {
+    int tile, split, tm, tn;
+    split_k.unit(u, tile, split);
     tiles.coords(tile, tm, tn);
 #pragma unroll
     for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
     fence_accumulators(acc);
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    int held = -1;  // the stage whose MMAs may still be running
+    for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
       mbar_wait(&full[stage], phase);
       const unsigned char* a = a_tiles + stage * A_TILE_BYTES + consumer * BOX_BYTES;
       const unsigned char* b = b_tiles + stage * B_TILE_BYTES;
@@ -139,14 +160,50 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         WgmmaK16<T, BN>::template run<A_K_MAJOR ? 0 : 1, B_K_MAJOR ? 0 : 1>(acc, da, db, 1u);
       }
       wgmma_commit();
-      wgmma_wait<0>();
-      fence_accumulators(acc);
-      if (warpgroup_thread() == 0) mbar_arrive(&empty[stage]);
+      wgmma_wait<1>();  // the previous stage's MMAs are done: hand that stage back
+      if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
+      held = stage;
       if (++stage == STAGES) {
         stage = 0;
         phase ^= 1;
       }
     }
-    store_rows(acc, d, M, N, tm * BM + consumer * 64, tn * BN, pair_stores);
+    wgmma_wait<0>();
+    fence_accumulators(acc);
+    if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
+
+    const int row0 = tm * BM + consumer * 64, col0 = tn * BN;
+    if (splits == 1) {
+      store_rows(acc, d, M, N, row0, col0, pair_stores);
+      continue;
+    }
+    const int slot = tile * CONSUMERS + consumer;
+    F32x4* mine = partial_slot(partials, slot, split, splits);
+#pragma unroll
+    for (int q = 0; q < ACC / 4; ++q) {
+      mine[q * kWarpgroupThreads] = F32x4{acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]};
+    }
+    __threadfence();
+    named_barrier_sync(1 + consumer, kWarpgroupThreads);
+    if (t == 0) last_unit[consumer] = atomicAdd(&counters[slot], 1) == splits - 1;
+    named_barrier_sync(1 + consumer, kWarpgroupThreads);
+    if (!last_unit[consumer]) continue;
+    // Summed in split order, its own partial re-read too, so the result does not depend on
+    // which unit arrived last.
+    __threadfence();
+#pragma unroll
+    for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
+    for (int s = 0; s < splits; ++s) {
+      const F32x4* other = partial_slot(partials, slot, s, splits);
+#pragma unroll
+      for (int q = 0; q < ACC / 4; ++q) {
+        const F32x4 v = load_l2_f32x4(other + q * kWarpgroupThreads);
+        acc[4 * q] += v.x;
+        acc[4 * q + 1] += v.y;
+        acc[4 * q + 2] += v.z;
+        acc[4 * q + 3] += v.w;
+      }
+    }
+    store_rows(acc, d, M, N, row0, col0, pair_stores);
   }
 }

@@ -11,7 +11,9 @@
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "runtime/tuning/tuner.hpp"
+#include "tileops/core/error.hpp"
 #include "tileops/op/implementation.hpp"
+#include "tileops/runtime/cuda.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops::cuda {
@@ -48,15 +50,42 @@ std::vector<std::string> tile_names() {
   return names;
 }
 
-// The tile whose waves, weighted by its throughput, keep the most SMs busy.
+int64_t tile_count(const GemmCall& call, const WsTile& t) {
+  return ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
+}
+
+// K splits for a tile shape: only when its tiles would fill under half the SMs, as many as fit
+// one wave, each at least four k-tiles deep.
+int splits_for(const GemmCall& call, const WsTile& t, int sms) {
+  const int64_t tiles = tile_count(call, t);
+  if (2 * tiles >= sms) return 1;
+  const int64_t k_tiles = (call.k + kBK - 1) / kBK;
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({sms / tiles, k_tiles / 4, 16})));
+}
+
+// Workspace of a tile shape under split-K: a counter per tile and consumer, then the fp32 partial
+// tiles of every split.
+struct SplitKLayout {
+  int64_t counter_bytes = 0, partial_bytes = 0;
+  int64_t total() const { return counter_bytes + partial_bytes; }
+};
+SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
+  if (splits <= 1) return {};
+  const int64_t slots = tile_count(call, t) * (t.bm / 64);
+  return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * t.bn * 4};
+}
+
+// The tile whose waves (splits included), weighted by its throughput, keep the most SMs busy.
 int default_tile(const GemmCall& call, int sms) {
   int best = 0;
   double best_score = -1;
   for (size_t i = 0; i < kTiles.size(); ++i) {
     const WsTile& t = kTiles[i];
-    const int64_t tiles = ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
-    const int64_t waves = (tiles + sms - 1) / sms;
-    const double score = t.rate * static_cast<double>(tiles) / static_cast<double>(waves * sms);
+    const int splits = splits_for(call, t, sms);
+    const int64_t units = tile_count(call, t) * splits;
+    const int64_t waves = (units + sms - 1) / sms;
+    const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
+    const double score = t.rate * fill * (splits > 1 ? 0.9 : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
       best = static_cast<int>(i);
@@ -119,49 +148,82 @@ class GemmSm90WsCuda final : public GemmKernel {
     for (const WsTile& t : kTiles) fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t)));
   }
 
-  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+  // Enough for whichever tile shape runs (tuning may pick any).
+  int64_t workspace_bytes(const GemmCall& call) const override {
+    const int sms = sm_count(call.device.index);
+    int64_t most = 0;
+    for (const WsTile& t : kTiles) {
+      most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms)).total());
+    }
+    return most;
+  }
+
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const Tensor& workspace) override {
     const int device = device_of(a);
     const int fallback = default_tile(call, sm_count(device));
     const int tile =
         tuner_.tuned()
             ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, fallback, a, b, d,
+                                    workspace_bytes(call),
                                     [this, call, device](int c, const void* ap, const void* bp,
-                                                         void* dp) {
-                                      enqueue(c, call, device, ap, bp, dp);
+                                                         void* dp, void* wp) {
+                                      enqueue(c, call, device, ap, bp, dp, wp);
                                     })
             : fallback;
     last_tile_.store(tile, std::memory_order_relaxed);
-    enqueue(tile, call, device, a.data(), b.data(), d.data());
+    enqueue(tile, call, device, a.data(), b.data(), d.data(),
+            workspace.defined() ? workspace.data() : nullptr);
   }
 
+  // "tile=128x256x64/s4", with ",split_k=N" when the last call split K.
   std::string config() const override {
-    return "tile=" + kTiles[last_tile_.load(std::memory_order_relaxed)].name();
+    const int splits = last_splits_.load(std::memory_order_relaxed);
+    return "tile=" + kTiles[last_tile_.load(std::memory_order_relaxed)].name() +
+           (splits > 1 ? fmt::format(",split_k={}", splits) : "");
   }
   bool tunable() const override { return true; }
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
 
  private:
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp,
-               void* dp) {
+               void* dp, void* wp) {
     if (call.m == 0 || call.n == 0) return;
     const WsTile& t = kTiles[tile];
+    const int sms = sm_count(device);
+    int splits = splits_for(call, t, sms);
+    const SplitKLayout layout = split_k_layout(call, t, splits);
+    if (layout.total() > 0 && wp == nullptr) {
+      throw ContractError("gemm_sm90_ws: split-K needs the workspace that workspace_bytes asked for");
+    }
+    int* counters = static_cast<int*>(wp);
+    float* partials = wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes)
+                         : nullptr;
+    if (splits > 1) {
+      check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(counters), 0,
+                                     static_cast<size_t>(layout.counter_bytes),
+                                     static_cast<CUstream>(current_stream(device))),
+            "cuMemsetD8Async");
+    }
+    last_splits_.store(splits, std::memory_order_relaxed);
     const TensorMapBits map_a = call.trans_a ? encode_tensor_map_sw128(view_a(call, ap), kBK, 64)
                                              : encode_tensor_map_sw128(view_a(call, ap), t.bm, kBK);
     const TensorMapBits map_b = call.trans_b ? encode_tensor_map_sw128(view_b(call, bp), t.bn, kBK)
                                              : encode_tensor_map_sw128(view_b(call, bp), kBK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int pair_stores = (n % 2 == 0 && (reinterpret_cast<uintptr_t>(dp) & 3u) == 0) ? 1 : 0;
-    const int64_t tiles = ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
-    const unsigned grid = static_cast<unsigned>(std::min<int64_t>(tiles, sm_count(device)));
+    const int64_t units = tile_count(call, t) * splits;
+    const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sms));
     launch_ex(fns_[tile]->get(device), device,
               {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
-               &k, &pair_stores});
+               &k, &pair_stores, &splits, &partials, &counters});
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;
   tuning::Tuner tuner_;
   std::atomic<int> last_tile_{0};
+  std::atomic<int> last_splits_{1};
 };
 
 const StaticKernelRegistration<GemmSm90WsCuda> kRegistration("GemmFwdOp", "gemm_sm90_ws");

@@ -64,7 +64,8 @@ class GemmTiledCuda final : public GemmKernel {
             [=] { return std::make_unique<GemmTiledCuda>(dtype, ta, tb); }};
   }
 
-  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d) override {
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const Tensor& /*workspace*/) override {
     const int device = device_of(a);
     const int tile = tuner_.tuned() ? tuned_tile(call, device, a, b, d) : kDefaultTile;
     last_tile_.store(tile, std::memory_order_relaxed);
@@ -88,9 +89,11 @@ class GemmTiledCuda final : public GemmKernel {
 
   int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,
                  const Tensor& d) {
-    return choose_gemm_candidate(tuner_, "gemm_tiled_cuda", call, kDefaultTile, a, b, d,
-                                 [this, call, device](int c, const void* ap, const void* bp,
-                                                      void* dp) { enqueue(c, call, device, ap, bp, dp); });
+    return choose_gemm_candidate(
+        tuner_, "gemm_tiled_cuda", call, kDefaultTile, a, b, d, 0,
+        [this, call, device](int c, const void* ap, const void* bp, void* dp, void*) {
+          enqueue(c, call, device, ap, bp, dp);
+        });
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;

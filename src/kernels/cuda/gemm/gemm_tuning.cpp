@@ -10,7 +10,7 @@ namespace tileops::cuda {
 
 int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
                           int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
-                          const GemmEnqueue& enqueue) {
+                          int64_t workspace_bytes, const GemmEnqueue& enqueue) {
   const int device = device_of(a);
   const tuning::SpecKey key{
       static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
@@ -21,11 +21,15 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
                               call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
     settle.make_trial = [&]() -> std::unique_ptr<tuning::TuningTrial> {
       require_not_capturing(device, kernel);
+      const Tensor scratch = workspace_bytes > 0 ? Tensor::empty(Shape{workspace_bytes},
+                                                                 DType::kUInt8, a.device())
+                                                 : Tensor();
       return std::make_unique<CudaTrial>(
           device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
           std::vector<Tensor>{empty_device_like(d)},
-          [enqueue](int c, std::span<const Tensor> in, std::span<const Tensor> out) {
-            enqueue(c, in[0].data(), in[1].data(), out[0].data());
+          [enqueue, scratch](int c, std::span<const Tensor> in, std::span<const Tensor> out) {
+            enqueue(c, in[0].data(), in[1].data(), out[0].data(),
+                    scratch.defined() ? scratch.data() : nullptr);
           });
     };
     return settle;

@@ -11,12 +11,14 @@
 
 namespace tileops::cuda {
 
-// Enqueues candidate c on operands a, b and output d.
-using GemmEnqueue = std::function<void(int c, const void* a, const void* b, void* d)>;
+// Enqueues candidate c on operands a, b, output d and scratch workspace.
+using GemmEnqueue =
+    std::function<void(int c, const void* a, const void* b, void* d, void* workspace)>;
 
-// The candidate to run for call: `fallback` untuned, else the tuner's settled choice.
+// The candidate to run for call: `fallback` untuned, else the tuner's settled choice. Trials get
+// workspace_bytes of scratch of their own.
 int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
                           int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
-                          const GemmEnqueue& enqueue);
+                          int64_t workspace_bytes, const GemmEnqueue& enqueue);
 
 }  // namespace tileops::cuda

@@ -26,4 +26,19 @@ struct GroupedTiles {
   }
 };
 
+// Split-K: work unit u covers output tile u / splits and the split (u % splits)-th share of the
+// k-tiles, so the splits of one tile are neighbours in the persistent walk and run together.
+struct SplitK {
+  int splits, k_tiles;
+
+  __device__ void unit(int u, int& tile, int& split) const {
+    tile = u / splits;
+    split = u % splits;
+  }
+  __device__ int begin(int split) const {
+    return static_cast<int>(static_cast<i64>(split) * k_tiles / splits);
+  }
+  __device__ int end(int split) const { return begin(split + 1); }
+};
+
 }  // namespace tileops::dev::sm90
