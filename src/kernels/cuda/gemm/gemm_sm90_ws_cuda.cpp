@@ -55,7 +55,8 @@ int64_t tile_count(const GemmCall& call, const WsTile& t) {
 }
 
 // K splits for a tile shape: only when its tiles would fill under half the SMs, as many as fit
-// one wave, each at least four k-tiles deep.
+// one wave (the kernel needs every split of a tile resident at once), each at least four
+// k-tiles deep.
 int splits_for(const GemmCall& call, const WsTile& t, int sms) {
   const int64_t tiles = tile_count(call, t);
   if (2 * tiles >= sms) return 1;
