@@ -13,11 +13,11 @@ namespace {
 
 constexpr int kMaxM = 32;
 constexpr int kRowsPerBlock = 16;
-constexpr int kWarps = 16;
+constexpr int kWarps = 8;
 
-// Chunks in flight per warp: as many as keep a 512-thread block resident on an SM (about 120
-// registers) with the x fragments of `groups` held too. One block of 16 warps per SM rather than
-// two of 8 halves the waves' quantisation loss when n / 16 is not a multiple of the SM count.
+// Chunks in flight per warp: as many as keep two 256-thread blocks resident on an SM (about 120
+// registers) with the x fragments of `groups` held too. (One 16-warp block per SM measured
+// slower on the H200: docs/perf/h200-gemm-2026-11-30.)
 int unroll_for(int groups) { return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1; }
 
 KernelSpec skinny_spec(DType dtype, int groups) {

@@ -54,14 +54,21 @@ int64_t tile_count(const GemmCall& call, const WsTile& t) {
   return ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
 }
 
-// K splits for a tile shape: only when its tiles would fill under half the SMs, as many as fit
-// one wave (the kernel needs every split of a tile resident at once), each at least four
-// k-tiles deep.
+// Split-K costs a counter reset, a partial-tile round trip through L2 and a wait for the slowest
+// split: on the H200 it paid only where it at least doubled the SMs in use (docs/perf).
+constexpr double kSplitKCost = 0.6;
+constexpr int kMinKTilesPerSplit = 16;
+
+// K splits for a tile shape: when its tiles would fill under half the SMs, as many as fit one
+// wave (the kernel needs every split of a tile resident at once), each at least
+// kMinKTilesPerSplit k-tiles deep, and only when that fills enough more SMs to pay for itself.
 int splits_for(const GemmCall& call, const WsTile& t, int sms) {
   const int64_t tiles = tile_count(call, t);
   if (2 * tiles >= sms) return 1;
   const int64_t k_tiles = (call.k + kBK - 1) / kBK;
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({sms / tiles, k_tiles / 4, 16})));
+  const int64_t s = std::min<int64_t>({sms / tiles, k_tiles / kMinKTilesPerSplit, 16});
+  if (s <= 1 || kSplitKCost * static_cast<double>(s) <= 1.0) return 1;
+  return static_cast<int>(s);
 }
 
 // Workspace of a tile shape under split-K: a counter per tile and consumer, then the fp32 partial
@@ -86,7 +93,7 @@ int default_tile(const GemmCall& call, int sms) {
     const int64_t units = tile_count(call, t) * splits;
     const int64_t waves = (units + sms - 1) / sms;
     const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
-    const double score = t.rate * fill * (splits > 1 ? 0.9 : 1.0);
+    const double score = t.rate * fill * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
       best = static_cast<int>(i);
