@@ -96,7 +96,7 @@ TEST_P(CudaNorms, GatedMLPRunsItsSubOpsOnTheDevice) {
   EXPECT_TRUE(
       cuda_matches_reference(op, {Shape{3, 256}, Shape{1024, 256}, Shape{256, 512}}, GetParam()));
   ASSERT_EQ(op.last_call()->stages.size(), 3u);
-  EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemm_tiled_cuda");
+  EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemm_skinny_cuda");
   EXPECT_EQ(op.last_call()->stages[1].record->served_by, "silu_and_mul_cuda");
 }
 

@@ -10,9 +10,7 @@
 //
 // Split-K (splits > 1, for grids that would leave SMs idle): each unit writes its fp32 partial
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
-// zeroed before the launch); once all splits of the tile are in, each sums its own share of the
-// partials, in split order, and stores it. All units are resident at once (the host guarantees
-// units <= blocks <= SMs), so the wait cannot deadlock.
+// zeroed before the launch); the last to arrive sums the partials in split order and stores.
 //
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (64..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
 // (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]).
@@ -75,26 +73,6 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, int M,
   }
 }
 
-// Accumulators i .. i + 3 of this thread (two pairs of neighbours) after a split-K reduction.
-__device__ __forceinline__ void store_quad(const F32x4& v, T* d, int M, int N, int row0, int col0,
-                                           int i, int pair_stores) {
-  const int t = warpgroup_thread();
-  const float vals[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int h = 0; h < 4; h += 2) {
-    const int r = row0 + acc_row(t, i + h);
-    const int c = col0 + acc_col(t, i + h);
-    if (r >= M || c >= N) continue;
-    T* p = d + static_cast<i64>(r) * N + c;
-    if (pair_stores) {
-      *reinterpret_cast<u32*>(p) = pack2<T>(vals[h], vals[h + 1]);
-    } else {
-      p[0] = from_float<T>(vals[h]);
-      if (c + 1 < N) p[1] = from_float<T>(vals[h + 1]);
-    }
-  }
-}
-
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
 // consecutive 16 bytes.
 __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int split, int splits) {
@@ -108,6 +86,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         const __grid_constant__ TensorMap map_b, T* __restrict__ d, int M, int N,
                         int K, int pair_stores, int splits, float* partials, int* counters) {
   extern __shared__ unsigned char smem_raw[];
+  __shared__ int last_split[CONSUMERS];
     // 128-byte swizzled tiles must start on 1024-byte boundaries.
   unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* a_tiles = smem;
@@ -203,28 +182,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     for (int q = 0; q < ACC / 4; ++q) {
       mine[q * kWarpgroupThreads] = F32x4{acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]};
     }
-    // Every split of the tile runs at once (the host keeps units <= resident blocks), so each
-    // waits for the others and then reduces and stores its own share of the accumulators.
+    // The last split of the tile to count itself in sums every partial, in split order (so the
+    // result does not depend on which split finished last), and stores the tile. No split waits
+    // for another, so nothing assumes the splits are resident at the same time.
     __threadfence();
     named_barrier_sync(1 + consumer, kWarpgroupThreads);
-    if (t == 0) {
-      atomicAdd(&counters[slot], 1);
-      while (atomicAdd(&counters[slot], 0) < splits) {
-      }
-    }
+    if (t == 0) last_split[consumer] = atomicAdd(&counters[slot], 1) == splits - 1;
     named_barrier_sync(1 + consumer, kWarpgroupThreads);
+    if (!last_split[consumer]) continue;
     __threadfence();
-    const int q_begin = split * (ACC / 4) / splits, q_end = (split + 1) * (ACC / 4) / splits;
-    for (int q = q_begin; q < q_end; ++q) {
+#pragma unroll
+    for (int q = 0; q < ACC / 4; ++q) {
       F32x4 sum{0.0f, 0.0f, 0.0f, 0.0f};
-      for (int s = 0; s < splits; ++s) {  // in split order: the result is deterministic
+      for (int s = 0; s < splits; ++s) {
         const F32x4 v = load_l2_f32x4(partial_slot(partials, slot, s, splits) + q * kWarpgroupThreads);
         sum.x += v.x;
         sum.y += v.y;
         sum.z += v.z;
         sum.w += v.w;
       }
-      store_quad(sum, d, M, N, row0, col0, 4 * q, pair_stores);
+      acc[4 * q] = sum.x;
+      acc[4 * q + 1] = sum.y;
+      acc[4 * q + 2] = sum.z;
+      acc[4 * q + 3] = sum.w;
     }
+    store_rows(acc, d, M, N, row0, col0, pair_stores);
   }
 }
