@@ -25,12 +25,20 @@ TEST(B01_OpAndKernel, KernelIsBuiltAtFirstCallNotAtConstruction) {
   EXPECT_EQ(counters.builds, 1);
 }
 
+// Every op class with a factory (the library's ops and the probes), each constructed with the
+// parameters of its first workload (its required parameters have no default), else with none.
 TEST(B02_ClassNamedAsEntry, EveryOpClassCarriesItsManifestKey) {
+  int checked = 0;
   for (const OpClassInfo* info : op_classes()) {
-    if (!info->factory || info->schema->name != "ProbeFwdOp") continue;
-    auto op = info->factory({}, {});
+    if (!info->factory) continue;
+    const std::vector<Workload> workloads = info->schema->workloads();
+    const ParamMap params = workloads.empty() ? ParamMap{} : workloads.front().params;
+    auto op = info->factory(params, {});
     EXPECT_EQ(op->name(), info->schema->name);
+    EXPECT_EQ(&op->schema(), info->schema) << info->schema->name;
+    ++checked;
   }
+  EXPECT_GE(checked, 12) << "the library's op classes and the probe ops";
   EXPECT_EQ(ProbeFwdOp::kName, "ProbeFwdOp");
   EXPECT_EQ(ProbeFwdOp::static_schema().name, "ProbeFwdOp");
 }

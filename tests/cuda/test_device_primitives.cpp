@@ -173,8 +173,7 @@ void check_wgmma_tile(bool a_k_major, bool b_k_major, bool fp8, uint64_t seed) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> a(64 * k), b(k * n);  // logical A[m][k], B[k][n], as the device will see them
   auto quantise = [&](float v) {
-    return fp8 ? Float8E4M3::to_float(Float8E4M3::from_float(v))
-               : static_cast<float>(BFloat16(v));
+    return fp8 ? Float8E4M3::to_float(Float8E4M3::from_float(v)) : static_cast<float>(BFloat16(v));
   };
   for (auto& x : a) x = quantise(u(rng));
   for (auto& x : b) x = quantise(u(rng));
@@ -194,12 +193,14 @@ void check_wgmma_tile(bool a_k_major, bool b_k_major, bool fp8, uint64_t seed) {
   const Tensor da = to_device(ha, Device::cuda(0)), db = to_device(hb, Device::cuda(0));
   const unsigned box_cols = static_cast<unsigned>(128 / elem);
   const TensorMapBits map_a =
-      a_k_major ? encode_tensor_map_sw128({da.data(), dtype, 64, uint64_t(k), uint64_t(k)}, 64, box_cols)
-                : encode_tensor_map_sw128({da.data(), dtype, uint64_t(k), 64, 64}, 64, box_cols);
+      a_k_major
+          ? encode_tensor_map_sw128({da.data(), dtype, 64, uint64_t(k), uint64_t(k)}, 64, box_cols)
+          : encode_tensor_map_sw128({da.data(), dtype, uint64_t(k), 64, 64}, 64, box_cols);
   const TensorMapBits map_b =
-      b_k_major
-          ? encode_tensor_map_sw128({db.data(), dtype, uint64_t(n), uint64_t(k), uint64_t(k)}, n, box_cols)
-          : encode_tensor_map_sw128({db.data(), dtype, uint64_t(k), uint64_t(n), uint64_t(n)}, 64, box_cols);
+      b_k_major ? encode_tensor_map_sw128({db.data(), dtype, uint64_t(n), uint64_t(k), uint64_t(k)},
+                                          n, box_cols)
+                : encode_tensor_map_sw128({db.data(), dtype, uint64_t(k), uint64_t(n), uint64_t(n)},
+                                          64, box_cols);
   CudaFunction fn(wgmma_source(a_k_major, b_k_major, fp8), "wgmma_tile_kernel");
   Tensor out = poisoned(64 * n, DType::kFloat32);
   void* op = out.data();
@@ -392,11 +393,11 @@ TEST(DevicePrimitives, PersistentSchedulerVisitsEveryTileOnce) {
 // Every test kernel above compiles for sm_90a (no GPU needed, so CI checks the primitives build).
 TEST(DevicePrimitives, TestKernelsCompileForSm90a) {
   if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
-  std::vector<KernelSource> sources{
-      test_kernel("test_tma_tile", kUnswizzle, kTmaKernel),
-      test_kernel("test_matrix_ldst", "", kMatrixKernel),
-      test_kernel("test_cluster", kUnswizzle, kClusterKernel),
-      test_kernel("test_scheduler", "", kSchedulerKernel), wgmma_source(true, true, true)};
+  std::vector<KernelSource> sources{test_kernel("test_tma_tile", kUnswizzle, kTmaKernel),
+                                    test_kernel("test_matrix_ldst", "", kMatrixKernel),
+                                    test_kernel("test_cluster", kUnswizzle, kClusterKernel),
+                                    test_kernel("test_scheduler", "", kSchedulerKernel),
+                                    wgmma_source(true, true, true)};
   for (bool ak : {true, false})
     for (bool bk : {true, false}) sources.push_back(wgmma_source(ak, bk, false));
   for (const KernelSource& s : sources) {

@@ -117,9 +117,16 @@ void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
   LaunchAttribute cluster{};
   cluster.id = kLaunchAttrClusterDimension;
   cluster.value.cluster_dim = {g.cluster_x, 1, 1};
-  LaunchConfig config{g.grid_x, g.grid_y, 1, g.block, 1, 1, g.smem,
+  LaunchConfig config{g.grid_x,
+                      g.grid_y,
+                      1,
+                      g.block,
+                      1,
+                      1,
+                      g.smem,
                       static_cast<CUstream>(current_stream(device)),
-                      g.cluster_x > 1 ? &cluster : nullptr, g.cluster_x > 1 ? 1u : 0u};
+                      g.cluster_x > 1 ? &cluster : nullptr,
+                      g.cluster_x > 1 ? 1u : 0u};
   check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.begin()), nullptr),
         "cuLaunchKernelEx");
 }

@@ -23,14 +23,9 @@ void GemmFwdOp::forward(const Tensor& a, const Tensor& b, Tensor& d) {
   const auto on16 = [](const Tensor& t) {
     return (reinterpret_cast<uintptr_t>(t.data()) & 15u) == 0;
   };
-  const GemmCall call{{a.device()},
-                      a.dtype(),
-                      d.size(0),
-                      d.size(1),
-                      trans_a ? a.size(0) : a.size(1),
-                      trans_a,
-                      trans_b,
-                      on16(a) && on16(b)};
+  const GemmCall call{
+      {a.device()}, a.dtype(), d.size(0),         d.size(1), trans_a ? a.size(0) : a.size(1),
+      trans_a,      trans_b,   on16(a) && on16(b)};
   GemmKernel& kernel = kernel_for<GemmKernel>(call);
   const int64_t scratch = kernel.workspace_bytes(call);
   const Tensor workspace =

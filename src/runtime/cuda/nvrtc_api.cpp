@@ -97,9 +97,9 @@ CompileResult nvrtc_compile(const std::string& name, const std::string& source,
     header_names.push_back(h.name.c_str());
   }
   nvrtcProgram program = nullptr;
-  if (const nvrtcResult r = api.nvrtcCreateProgram(
-          &program, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
-          header_texts.data(), header_names.data());
+  if (const nvrtcResult r = api.nvrtcCreateProgram(&program, source.c_str(), name.c_str(),
+                                                   static_cast<int>(headers.size()),
+                                                   header_texts.data(), header_names.data());
       r != 0) {
     throw RuntimeError(
         fmt::format("NVRTC: creating program {}: {}", name, api.nvrtcGetErrorString(r)));

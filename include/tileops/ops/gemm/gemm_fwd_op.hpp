@@ -19,7 +19,9 @@ struct GemmCall : CallSpec {
   // allocators always do, views at an element offset may not).
   bool aligned16 = true;
   friend bool operator==(const GemmCall&, const GemmCall&) = default;
-  size_t hash() const { return CallHasher::of(device, dtype, m, n, k, trans_a, trans_b, aligned16); }
+  size_t hash() const {
+    return CallHasher::of(device, dtype, m, n, k, trans_a, trans_b, aligned16);
+  }
   std::string describe() const;
 };
 

@@ -20,7 +20,9 @@ struct e4m3 {
   unsigned char bits;
 };
 
-__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(float v) {
+  return v;
+}
 __device__ __forceinline__ float to_float(bf16 v) {
   return __uint_as_float(static_cast<u32>(v.bits) << 16);
 }
@@ -86,6 +88,8 @@ struct TypeName<f16> {
   static constexpr const char* ptx = "f16";
 };
 
-__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__host__ __device__ constexpr int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace tileops::dev

@@ -18,13 +18,16 @@ constexpr int kWarps = 8;
 // Chunks in flight per warp: as many as keep two 256-thread blocks resident on an SM (about 120
 // registers) with the x fragments of `groups` held too. (One 16-warp block per SM measured
 // slower on the H200: docs/perf/h200-gemm-2026-11-30.)
-int unroll_for(int groups) { return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1; }
+int unroll_for(int groups) {
+  return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1;
+}
 
 KernelSpec skinny_spec(DType dtype, int groups) {
-  return KernelSpec("gemm/gemm_skinny.cu", "gemm_skinny_kernel",
-                    {KernelConstant::type_of("T", cuda_type(dtype)),
-                     KernelConstant::integer("MT", groups), KernelConstant::integer("WARPS", kWarps),
-                     KernelConstant::integer("UNROLL", unroll_for(groups))});
+  return KernelSpec(
+      "gemm/gemm_skinny.cu", "gemm_skinny_kernel",
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("MT", groups),
+       KernelConstant::integer("WARPS", kWarps),
+       KernelConstant::integer("UNROLL", unroll_for(groups))});
 }
 
 class GemmSkinnyCuda final : public GemmKernel {
@@ -88,7 +91,8 @@ const bool kVariants = [] {
   register_cuda_variants("gemm_skinny", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
-      for (int groups = 1; groups <= kMaxM / 8; ++groups) v.push_back(skinny_spec(d, groups).source());
+      for (int groups = 1; groups <= kMaxM / 8; ++groups)
+        v.push_back(skinny_spec(d, groups).source());
     }
     return v;
   });

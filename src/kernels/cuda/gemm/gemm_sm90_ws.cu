@@ -87,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         int K, int pair_stores, int splits, float* partials, int* counters) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
-    // 128-byte swizzled tiles must start on 1024-byte boundaries.
+  // 128-byte swizzled tiles must start on 1024-byte boundaries.
   unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* a_tiles = smem;
   unsigned char* b_tiles = smem + STAGES * A_TILE_BYTES;
@@ -121,8 +121,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         tiles.coords(tile, tm, tn);
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
-          load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES,
-                     b_tiles + stage * B_TILE_BYTES, &full[stage], tm * BM, tn * BN, kt * BK);
+          load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
+                     &full[stage], tm * BM, tn * BN, kt * BK);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -180,7 +180,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     F32x4* mine = partial_slot(partials, slot, split, splits);
 #pragma unroll
     for (int q = 0; q < ACC / 4; ++q) {
-      mine[q * kWarpgroupThreads] = F32x4{acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]};
+      mine[q * kWarpgroupThreads] =
+          F32x4{acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]};
     }
     // The last split of the tile to count itself in sums every partial, in split order (so the
     // result does not depend on which split finished last), and stores the tile. No split waits
@@ -195,7 +196,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     for (int q = 0; q < ACC / 4; ++q) {
       F32x4 sum{0.0f, 0.0f, 0.0f, 0.0f};
       for (int s = 0; s < splits; ++s) {
-        const F32x4 v = load_l2_f32x4(partial_slot(partials, slot, s, splits) + q * kWarpgroupThreads);
+        const F32x4 v =
+            load_l2_f32x4(partial_slot(partials, slot, s, splits) + q * kWarpgroupThreads);
         sum.x += v.x;
         sum.y += v.y;
         sum.z += v.z;

@@ -13,8 +13,8 @@
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/op/implementation.hpp"
-#include "tileops/runtime/cuda.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cuda {
 namespace {
@@ -35,13 +35,12 @@ constexpr std::array<WsTile, 4> kTiles{
     {{128, 256, 4, 1.0}, {128, 128, 6, 0.92}, {64, 256, 5, 0.85}, {64, 128, 8, 0.75}}};
 
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t) {
-  return KernelSpec("gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
-                    {KernelConstant::type_of("T", cuda_type(dtype)),
-                     KernelConstant::integer("BM", t.bm), KernelConstant::integer("BN", t.bn),
-                     KernelConstant::integer("BK", kBK), KernelConstant::integer("STAGES", t.stages),
-                     KernelConstant::integer("GROUP_M", kGroupM),
-                     KernelConstant::boolean("A_K_MAJOR", !ta),
-                     KernelConstant::boolean("B_K_MAJOR", tb)});
+  return KernelSpec(
+      "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", t.bm),
+       KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", kBK),
+       KernelConstant::integer("STAGES", t.stages), KernelConstant::integer("GROUP_M", kGroupM),
+       KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb)});
 }
 
 std::vector<std::string> tile_names() {
@@ -120,9 +119,10 @@ class GemmSm90WsCuda final : public GemmKernel {
 
   static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
-      return fmt::format("dtype {}: wgmma takes 16-bit inputs here (float32 stays exact on CUDA "
-                         "cores rather than rounding to tf32)",
-                         dtype_name(call.dtype));
+      return fmt::format(
+          "dtype {}: wgmma takes 16-bit inputs here (float32 stays exact on CUDA "
+          "cores rather than rounding to tf32)",
+          dtype_name(call.dtype));
     }
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
     if (call.m >= (int64_t{1} << 31) || call.n >= (int64_t{1} << 31) ||
@@ -133,14 +133,16 @@ class GemmSm90WsCuda final : public GemmKernel {
     const int64_t lda = call.trans_a ? call.m : call.k;
     const int64_t ldb = call.trans_b ? call.k : call.n;
     if (lda % 8 != 0) {
-      return fmt::format("the leading dimension of a ({} elements) is not a multiple of 8 (16 "
-                         "bytes), which TMA needs",
-                         lda);
+      return fmt::format(
+          "the leading dimension of a ({} elements) is not a multiple of 8 (16 "
+          "bytes), which TMA needs",
+          lda);
     }
     if (ldb % 8 != 0) {
-      return fmt::format("the leading dimension of b ({} elements) is not a multiple of 8 (16 "
-                         "bytes), which TMA needs",
-                         ldb);
+      return fmt::format(
+          "the leading dimension of b ({} elements) is not a multiple of 8 (16 "
+          "bytes), which TMA needs",
+          ldb);
     }
     return std::nullopt;
   }
@@ -153,7 +155,8 @@ class GemmSm90WsCuda final : public GemmKernel {
   }
 
   GemmSm90WsCuda(DType dtype, bool ta, bool tb) : tuner_("gemm_sm90_ws", tile_names()) {
-    for (const WsTile& t : kTiles) fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t)));
+    for (const WsTile& t : kTiles)
+      fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t)));
   }
 
   // Enough for whichever tile shape runs (tuning may pick any).
@@ -172,12 +175,11 @@ class GemmSm90WsCuda final : public GemmKernel {
     const int fallback = default_tile(call, sm_count(device));
     const int tile =
         tuner_.tuned()
-            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, fallback, a, b, d,
-                                    workspace_bytes(call),
-                                    [this, call, device](int c, const void* ap, const void* bp,
-                                                         void* dp, void* wp) {
-                                      enqueue(c, call, device, ap, bp, dp, wp);
-                                    })
+            ? choose_gemm_candidate(
+                  tuner_, "gemm_sm90_ws", call, fallback, a, b, d, workspace_bytes(call),
+                  [this, call, device](int c, const void* ap, const void* bp, void* dp, void* wp) {
+                    enqueue(c, call, device, ap, bp, dp, wp);
+                  })
             : fallback;
     last_tile_.store(tile, std::memory_order_relaxed);
     enqueue(tile, call, device, a.data(), b.data(), d.data(),
@@ -194,19 +196,20 @@ class GemmSm90WsCuda final : public GemmKernel {
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
 
  private:
-  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp,
-               void* dp, void* wp) {
+  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
+               void* wp) {
     if (call.m == 0 || call.n == 0) return;
     const WsTile& t = kTiles[tile];
     const int sms = sm_count(device);
     int splits = splits_for(call, t, sms);
     const SplitKLayout layout = split_k_layout(call, t, splits);
     if (layout.total() > 0 && wp == nullptr) {
-      throw ContractError("gemm_sm90_ws: split-K needs the workspace that workspace_bytes asked for");
+      throw ContractError(
+          "gemm_sm90_ws: split-K needs the workspace that workspace_bytes asked for");
     }
     int* counters = static_cast<int*>(wp);
-    float* partials = wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes)
-                         : nullptr;
+    float* partials =
+        wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes) : nullptr;
     if (splits > 1) {
       check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(counters), 0,
                                      static_cast<size_t>(layout.counter_bytes),

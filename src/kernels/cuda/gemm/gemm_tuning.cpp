@@ -21,9 +21,9 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
                               call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
     settle.make_trial = [&]() -> std::unique_ptr<tuning::TuningTrial> {
       require_not_capturing(device, kernel);
-      const Tensor scratch = workspace_bytes > 0 ? Tensor::empty(Shape{workspace_bytes},
-                                                                 DType::kUInt8, a.device())
-                                                 : Tensor();
+      const Tensor scratch = workspace_bytes > 0
+                                 ? Tensor::empty(Shape{workspace_bytes}, DType::kUInt8, a.device())
+                                 : Tensor();
       return std::make_unique<CudaTrial>(
           device, std::vector<Tensor>{random_device_like(a, 1), random_device_like(b, 2)},
           std::vector<Tensor>{empty_device_like(d)},

@@ -42,8 +42,9 @@ std::optional<std::string> tma_unsupported(const MatrixView& m) {
     return "the data pointer is not 16-byte aligned";
   }
   if (m.rows > 1 && (m.row_stride * elem) % 16 != 0) {
-    return fmt::format("the leading dimension ({} elements, {} bytes) is not a multiple of 16 bytes",
-                       m.row_stride, m.row_stride * elem);
+    return fmt::format(
+        "the leading dimension ({} elements, {} bytes) is not a multiple of 16 bytes", m.row_stride,
+        m.row_stride * elem);
   }
   if (m.rows >= (1ull << 31) || m.cols >= (1ull << 31)) return "a dimension reaches 2^31";
   return std::nullopt;
@@ -53,15 +54,15 @@ TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, un
   if (auto why = tma_unsupported(m)) throw ContractError("tensor map: " + *why);
   const uint64_t elem = dtype_size(m.dtype);
   if (box_cols * elem != 128 || box_rows == 0 || box_rows > 256) {
-    throw ContractError(fmt::format("tensor map: box {}x{} of {}-byte elements does not fit the "
-                                    "128-byte swizzle",
-                                    box_rows, box_cols, elem));
+    throw ContractError(
+        fmt::format("tensor map: box {}x{} of {}-byte elements does not fit the "
+                    "128-byte swizzle",
+                    box_rows, box_cols, elem));
   }
   TensorMapBits map{};
   const uint64_t dims[2] = {m.cols, m.rows};
   // A one-row matrix still needs a valid stride: any multiple of 16 bytes past the row.
-  const uint64_t stride_bytes =
-      m.rows > 1 ? m.row_stride * elem : ((m.cols * elem + 15) / 16) * 16;
+  const uint64_t stride_bytes = m.rows > 1 ? m.row_stride * elem : ((m.cols * elem + 15) / 16) * 16;
   const uint64_t strides[1] = {stride_bytes};
   const unsigned box[2] = {box_cols, box_rows};
   const unsigned element_strides[2] = {1, 1};

@@ -8,8 +8,12 @@ namespace tileops::dev::sm90 {
 
 constexpr int kWarpgroupThreads = 128;
 
-__device__ __forceinline__ int warpgroup_index() { return threadIdx.x / kWarpgroupThreads; }
-__device__ __forceinline__ int warpgroup_thread() { return threadIdx.x % kWarpgroupThreads; }
+__device__ __forceinline__ int warpgroup_index() {
+  return threadIdx.x / kWarpgroupThreads;
+}
+__device__ __forceinline__ int warpgroup_thread() {
+  return threadIdx.x % kWarpgroupThreads;
+}
 
 // Gives registers back (a producer that only issues copies) or takes them (consumers holding
 // accumulators). Needs a register cap at entry: __launch_bounds__(threads, 1).

@@ -63,6 +63,8 @@ __device__ __forceinline__ void fence_accumulators(float (&d)[R]) {
 __device__ __forceinline__ int acc_row(int t, int i) {
   return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2);
 }
-__device__ __forceinline__ int acc_col(int t, int i) { return 8 * (i / 4) + 2 * (t % 4) + i % 2; }
+__device__ __forceinline__ int acc_col(int t, int i) {
+  return 8 * (i / 4) + 2 * (t % 4) + i % 2;
+}
 
 }  // namespace tileops::dev::sm90
