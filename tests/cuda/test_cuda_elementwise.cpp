@@ -1,6 +1,8 @@
 // Elementwise ops, RoPE and GEMM on CUDA against the float64 reference (skipped without a GPU).
 #include "support/cuda_support.hpp"
 #include "tileops/ops/elementwise/add_fwd_op.hpp"
+#include "tileops/ops/elementwise/gelu_and_mul_fwd_op.hpp"
+#include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
@@ -19,6 +21,19 @@ TEST_P(CudaElementwise, SiluAndMul) {
     EXPECT_TRUE(cuda_matches_reference(op, {x}, GetParam()));
   }
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{5, 4096}}, GetParam(), true));
+}
+
+// The other gated activations share SiluAndMul's kernel source, parameterised by the activation.
+TEST_P(CudaElementwise, GeluAndMulAndGeluTanhAndMul) {
+  TILEOPS_REQUIRE_CUDA();
+  GeluAndMulFwdOp gelu;
+  GeluTanhAndMulFwdOp gelu_tanh;
+  for (Op* op : std::initializer_list<Op*>{&gelu, &gelu_tanh}) {
+    for (const Shape& x : {Shape{1, 49152}, Shape{257, 2 * 1024}, Shape{7, 2006}, Shape{3, 2}}) {
+      EXPECT_TRUE(cuda_matches_reference(*op, {x}, GetParam())) << op->name();
+    }
+    EXPECT_TRUE(cuda_matches_reference(*op, {Shape{5, 4096}}, GetParam(), true)) << op->name();
+  }
 }
 
 TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {

@@ -2,12 +2,6 @@
 
 namespace tileops {
 
-std::string SiluAndMulCall::describe() const {
-  return fmt::format("{}, {}, {}, {}", describe_field("device", device),
-                     describe_field("dtype", dtype), describe_field("m", m),
-                     describe_field("n", n));
-}
-
 SiluAndMulFwdOp::SiluAndMulFwdOp(Params params, Target target)
     : SiluAndMulFwdOpBase(std::move(params), decl(), std::move(target)) {}
 

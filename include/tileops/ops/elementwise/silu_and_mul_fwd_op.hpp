@@ -3,26 +3,13 @@
 #pragma once
 
 #include "tileops/generated/elementwise.gen.hpp"
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/ops/elementwise/act_and_mul.hpp"
 
 namespace tileops {
 
-struct SiluAndMulCall : CallSpec {
-  DType dtype = DType::kFloat32;
-  int64_t m = 0;  // rows
-  int64_t n = 0;  // output columns (half of x's)
-  friend bool operator==(const SiluAndMulCall&, const SiluAndMulCall&) = default;
-  size_t hash() const { return CallHasher::of(device, dtype, m, n); }
-  std::string describe() const;
-};
-
+using SiluAndMulCall = ActAndMulCall<GatedActivation::kSilu>;
 // Interface "silu_and_mul": x is [m, 2n] and output [m, n], both contiguous.
-class SiluAndMulKernel : public KernelInterface<SiluAndMulKernel, SiluAndMulCall> {
- public:
-  static constexpr std::string_view kName = "silu_and_mul";
-  virtual void run(const SiluAndMulCall& call, const Tensor& x, const Tensor& output) = 0;
-};
+using SiluAndMulKernel = ActAndMulKernel<GatedActivation::kSilu>;
 
 class SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
  public:

@@ -1,0 +1,18 @@
+#include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
+
+namespace tileops {
+
+GeluTanhAndMulFwdOp::GeluTanhAndMulFwdOp(Params params, Target target)
+    : GeluTanhAndMulFwdOpBase(std::move(params), decl(), std::move(target)) {}
+
+const OpDecl& GeluTanhAndMulFwdOp::decl() {
+  static const OpDecl kDecl{{&GeluTanhAndMulKernel::info()}, {}, {}};
+  return kDecl;
+}
+
+void GeluTanhAndMulFwdOp::forward(const Tensor& x, Tensor& output) {
+  const GeluTanhAndMulCall call{{x.device()}, x.dtype(), output.size(0), output.size(1)};
+  kernel_for<GeluTanhAndMulKernel>(call).run(call, x, output);
+}
+
+}  // namespace tileops
