@@ -1,7 +1,7 @@
 // A benchmark op with an RMSNorm-like signature whose kernel does nothing.
 #pragma once
 
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops_bench/generated/bench_ops.gen.hpp"
 
 namespace tileops {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "tileops/op/backend.hpp"
+#include "tileops/framework/backend.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "tileops/reference/check.hpp"
 

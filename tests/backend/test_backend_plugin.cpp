@@ -12,9 +12,9 @@
 
 #include "support/test_support.hpp"
 #include "tileops/core/allocator.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/device_facts.hpp"
-#include "tileops/op/dispatch_trace.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace tileops {

@@ -1,6 +1,6 @@
 // Checklist §1.4: the seven steps of a call and the empty-write shortcut.
 #include "behaviour_helpers.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 namespace {

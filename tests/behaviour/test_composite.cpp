@@ -1,6 +1,6 @@
 // Checklist §1.14: composite ops and delegate_for.
 #include "behaviour_helpers.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 namespace {

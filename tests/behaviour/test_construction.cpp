@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "probe_ops/probe_ops.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/device_facts.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/reference/check.hpp"
 
 namespace tileops {

@@ -1,7 +1,7 @@
 // Checklist §1.5: targets (execution policies that take over whole ops).
 #include "behaviour_helpers.hpp"
-#include "tileops/op/target.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/target.hpp"
+#include "tileops/framework/warnings.hpp"
 
 namespace tileops {
 namespace {

@@ -1,6 +1,6 @@
 // Checklist §1.10-1.13: failure and undo, last_call and roofline, tuning, enumeration.
 #include "behaviour_helpers.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 namespace {

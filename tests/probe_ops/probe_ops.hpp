@@ -7,8 +7,8 @@
 #include <string>
 
 #include "tileops/core/half.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/op.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/op.hpp"
 #include "tileops_test/generated/probe.gen.hpp"
 
 namespace tileops {

@@ -8,7 +8,7 @@
 #include "runtime/tuning/tuner.hpp"
 #include "runtime/tuning/tuning_store.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/warnings.hpp"
 #include "tuning/tuning_dir.hpp"
 
 namespace tileops::tuning {

@@ -19,7 +19,7 @@
 #include "run_case.hpp"
 #include "selection.hpp"
 #include "table.hpp"
-#include "tileops/op/device_facts.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cli {

@@ -13,7 +13,7 @@
 #include "json_values.hpp"
 #include "selection.hpp"
 #include "table.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/reference/reference.hpp"
 
 namespace tileops::cli {

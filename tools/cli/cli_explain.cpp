@@ -10,7 +10,7 @@
 #include "json_values.hpp"
 #include "selection.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/dispatch_trace.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
 #include "tileops/reference/check.hpp"
 
 namespace tileops::cli {

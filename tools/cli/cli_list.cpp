@@ -10,10 +10,10 @@
 #include "commands.hpp"
 #include "json_values.hpp"
 #include "table.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/schema.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/schema.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops::cli {
 namespace {

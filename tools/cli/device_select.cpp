@@ -7,9 +7,9 @@
 #include "arguments.hpp"
 #include "dry_run.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/device_facts.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/target.hpp"
 #include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cli {

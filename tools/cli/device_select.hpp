@@ -8,7 +8,7 @@
 
 #include "tileops/core/device.hpp"
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/schema.hpp"
 
 namespace tileops::cli {
 

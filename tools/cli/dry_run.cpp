@@ -3,7 +3,7 @@
 #include <cstddef>
 
 #include "tileops/core/error.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/schema.hpp"
 
 namespace tileops::cli {
 namespace {

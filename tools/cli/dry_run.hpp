@@ -11,8 +11,8 @@
 
 #include "selection.hpp"
 #include "tileops/core/allocator.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops::cli {
 

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tileops/op/call_record.hpp"
-#include "tileops/op/params.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/call_record.hpp"
+#include "tileops/framework/params.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops::cli {
 

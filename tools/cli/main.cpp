@@ -5,7 +5,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
-#include "tileops/op/backend.hpp"
+#include "tileops/framework/backend.hpp"
 
 namespace {
 

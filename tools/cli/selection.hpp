@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "arguments.hpp"
-#include "tileops/op/op.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/op.hpp"
+#include "tileops/framework/schema.hpp"
 
 namespace tileops::cli {
 

@@ -464,11 +464,11 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
   h << fmt::format(fmt::runtime(kBanner), sources);
   h << "#pragma once\n\n#include <optional>\n#include <span>\n#include <string>\n#include "
        "<string_view>\n\n"
-       "#include \"tileops/op/op.hpp\"\n#include \"tileops/op/params.hpp\"\n\n"
+       "#include \"tileops/framework/op.hpp\"\n#include \"tileops/framework/params.hpp\"\n\n"
        "namespace tileops::gen {\n\n";
   s << fmt::format(fmt::runtime(kBanner), sources);
   s << fmt::format("#include \"{}/{}.gen.hpp\"\n\n", options.include_prefix, options.stem);
-  s << "#include <algorithm>\n#include <cmath>\n\n#include \"tileops/op/generated_support.hpp\"\n";
+  s << "#include <algorithm>\n#include <cmath>\n\n#include \"tileops/framework/generated_support.hpp\"\n";
   std::set<std::string> op_headers;
   for (const Entry* e : entries) {
     if (e->status == "implemented") op_headers.insert(e->op_header);

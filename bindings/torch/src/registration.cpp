@@ -19,8 +19,8 @@
 #include <fmt/format.h>
 
 #include "tileops/core/error.hpp"
-#include "tileops/op/op.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/op.hpp"
+#include "tileops/framework/schema.hpp"
 #include "tileops/runtime/cuda.hpp"
 #include "tileops_torch/conversion.hpp"
 #include "tileops_torch/errors.hpp"

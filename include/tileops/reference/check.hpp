@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/op.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/op.hpp"
+#include "tileops/framework/schema.hpp"
 #include "tileops/reference/reference.hpp"
 
 namespace tileops {

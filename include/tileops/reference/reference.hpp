@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/params.hpp"
+#include "tileops/framework/params.hpp"
 
 namespace tileops {
 

@@ -4,7 +4,7 @@
 
 #include "runtime/cuda/embedded_sources.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/device_facts.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cuda {

@@ -8,7 +8,7 @@
 #include "runtime/cuda/driver_api.hpp"
 #include "tileops/core/allocator.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/device_facts.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/runtime/cuda.hpp"
 
 namespace tileops::cuda {

@@ -6,7 +6,7 @@
 
 #include "runtime/tuning/tuning_store.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/warnings.hpp"
 #include "tileops/runtime/log.hpp"
 
 namespace tileops::tuning {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/kernel.hpp"
 
 namespace tileops::tuning {
 

@@ -5,10 +5,10 @@
 #include <cstdio>
 
 #include "tileops/core/allocator.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/device_facts.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/target.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // A backend built for a future ABI: its entry reports a version this tileops does not speak.
-#include "tileops/op/backend.hpp"
+#include "tileops/framework/backend.hpp"
 
 namespace {
 int register_backend(char*, uint64_t) {

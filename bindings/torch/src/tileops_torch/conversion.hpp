@@ -10,8 +10,8 @@
 #include <ATen/core/ivalue.h>
 
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/params.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/params.hpp"
+#include "tileops/framework/schema.hpp"
 
 namespace tileops_torch {
 

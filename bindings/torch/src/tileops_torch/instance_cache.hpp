@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tileops/op/op.hpp"
+#include "tileops/framework/op.hpp"
 
 namespace tileops_torch {
 

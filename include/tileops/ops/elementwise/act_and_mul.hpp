@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/call_spec.hpp"
+#include "tileops/framework/kernel.hpp"
 
 namespace tileops {
 

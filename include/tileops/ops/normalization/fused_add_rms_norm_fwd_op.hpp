@@ -3,8 +3,8 @@
 #pragma once
 
 #include "tileops/generated/normalization.gen.hpp"
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/call_spec.hpp"
+#include "tileops/framework/kernel.hpp"
 
 namespace tileops {
 

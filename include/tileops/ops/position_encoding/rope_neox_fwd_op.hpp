@@ -6,8 +6,8 @@
 #pragma once
 
 #include "tileops/generated/position_encoding.gen.hpp"
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/call_spec.hpp"
+#include "tileops/framework/kernel.hpp"
 
 namespace tileops {
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/call_spec.hpp"
+#include "tileops/framework/call_spec.hpp"
 
 namespace tileops {
 

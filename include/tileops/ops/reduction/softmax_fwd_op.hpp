@@ -3,7 +3,7 @@
 #pragma once
 
 #include "tileops/generated/reduction.gen.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/kernel.hpp"
 #include "tileops/ops/reduction/softmax_call.hpp"
 
 namespace tileops {

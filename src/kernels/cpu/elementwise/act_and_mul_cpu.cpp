@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/gelu_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"

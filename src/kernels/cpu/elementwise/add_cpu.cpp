@@ -3,7 +3,7 @@
 #include <array>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/add_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/warnings.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 

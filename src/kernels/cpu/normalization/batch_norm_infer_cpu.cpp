@@ -4,7 +4,7 @@
 
 #include "kernels/cpu/element.hpp"
 #include "kernels/cpu/normalization/batch_norm_cpu.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 
 namespace tileops::cpu {

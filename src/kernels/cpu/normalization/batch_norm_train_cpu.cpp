@@ -3,7 +3,7 @@
 // (x - mean)^2), then the normalized output; fp32 accumulation.
 #include "kernels/cpu/element.hpp"
 #include "kernels/cpu/normalization/batch_norm_cpu.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 
 namespace tileops::cpu {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "kernels/cpu/element.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 

@@ -1,7 +1,7 @@
 // Softmax on the CPU (kernels/cpu/reduction/softmax_cpu.hpp has the routine shared with
 // LogSoftmax).
 #include "kernels/cpu/reduction/softmax_cpu.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
 
 namespace tileops::cpu {

@@ -4,7 +4,7 @@
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/row_launch.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/gelu_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"

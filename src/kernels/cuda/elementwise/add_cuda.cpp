@@ -5,7 +5,7 @@
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/add_fwd_op.hpp"
 
 namespace tileops::cuda {

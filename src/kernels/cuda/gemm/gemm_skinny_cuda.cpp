@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "kernels/cuda/cuda_kernel.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops::cuda {

@@ -12,7 +12,7 @@
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/runtime/cuda.hpp"
 

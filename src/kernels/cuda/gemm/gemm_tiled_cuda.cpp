@@ -8,7 +8,7 @@
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "runtime/tuning/tuner.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/runtime/cuda.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
 #include "tileops/runtime/cuda.hpp"
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/row_tuning.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace tileops::cuda {

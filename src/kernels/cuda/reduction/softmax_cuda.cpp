@@ -5,7 +5,7 @@
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/row_tuning.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 #include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "tileops/core/error.hpp"
-#include "tileops/op/op.hpp"
-#include "tileops/op/schema.hpp"
+#include "tileops/framework/op.hpp"
+#include "tileops/framework/schema.hpp"
 
 namespace tileops {
 namespace {

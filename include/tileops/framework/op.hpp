@@ -17,12 +17,12 @@
 
 #include "tileops/core/error.hpp"
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/call_record.hpp"
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/kernel.hpp"
-#include "tileops/op/schema.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/call_record.hpp"
+#include "tileops/framework/call_spec.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/kernel.hpp"
+#include "tileops/framework/schema.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 

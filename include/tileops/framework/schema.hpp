@@ -13,8 +13,8 @@
 
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
-#include "tileops/op/params.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/params.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/implementation.hpp"
-#include "tileops/op/kernel.hpp"
-#include "tileops/op/params.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/framework/kernel.hpp"
+#include "tileops/framework/params.hpp"
 
 namespace tileops {
 

@@ -1,4 +1,4 @@
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/warnings.hpp"
 
 #include <cstdio>
 #include <mutex>

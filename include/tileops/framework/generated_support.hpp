@@ -13,8 +13,8 @@
 #include "tileops/core/error.hpp"
 #include "tileops/core/shape_helpers.hpp"
 #include "tileops/core/tensor.hpp"
-#include "tileops/op/call_record.hpp"
-#include "tileops/op/params.hpp"
+#include "tileops/framework/call_record.hpp"
+#include "tileops/framework/params.hpp"
 
 namespace tileops::detail {
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "tileops/op/kernel.hpp"
-#include "tileops/op/schema.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/kernel.hpp"
+#include "tileops/framework/schema.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 

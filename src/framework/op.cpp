@@ -1,4 +1,4 @@
-#include "tileops/op/op.hpp"
+#include "tileops/framework/op.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "op_internal.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/warnings.hpp"
 
 namespace tileops {
 namespace detail {

@@ -1,4 +1,4 @@
-#include "tileops/op/params.hpp"
+#include "tileops/framework/params.hpp"
 
 #include <fmt/format.h>
 

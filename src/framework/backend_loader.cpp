@@ -12,8 +12,8 @@
 
 #include "registration_scope.hpp"
 #include "tileops/core/allocator.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/warnings.hpp"
 
 namespace tileops {
 namespace {

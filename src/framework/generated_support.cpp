@@ -1,4 +1,4 @@
-#include "tileops/op/generated_support.hpp"
+#include "tileops/framework/generated_support.hpp"
 
 #include <algorithm>
 

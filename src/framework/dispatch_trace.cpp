@@ -1,4 +1,4 @@
-#include "tileops/op/dispatch_trace.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
 
 namespace tileops {
 namespace {

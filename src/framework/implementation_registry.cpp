@@ -6,7 +6,7 @@
 
 #include "registration_scope.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/implementation.hpp"
+#include "tileops/framework/implementation.hpp"
 
 namespace tileops {
 namespace detail {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "tileops/core/device.hpp"
-#include "tileops/op/call_spec.hpp"
-#include "tileops/op/device_facts.hpp"
-#include "tileops/op/kernel.hpp"
+#include "tileops/framework/call_spec.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/kernel.hpp"
 
 namespace tileops {
 

@@ -1,4 +1,4 @@
-#include "tileops/op/device_facts.hpp"
+#include "tileops/framework/device_facts.hpp"
 
 #include <map>
 #include <mutex>

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "op_internal.hpp"
-#include "tileops/op/warnings.hpp"
+#include "tileops/framework/warnings.hpp"
 
 namespace tileops {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "tileops/op/op.hpp"
+#include "tileops/framework/op.hpp"
 
 namespace tileops {
 

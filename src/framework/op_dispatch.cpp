@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "op_internal.hpp"
-#include "tileops/op/dispatch_trace.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
 
 namespace tileops {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "registration_scope.hpp"
 #include "tileops/core/error.hpp"
-#include "tileops/op/backend.hpp"
-#include "tileops/op/target.hpp"
+#include "tileops/framework/backend.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace tileops {
 namespace {
