@@ -1,7 +1,8 @@
 // The sm90 device primitives (src/kernels/cuda/device), each checked on the GPU against a plain
 // host loop: a TMA load through an mbarrier (swizzle included, edges zero-filled), wgmma tiles in
 // every operand layout (bf16, and fp8 k32), ldmatrix/stmatrix, a 2-block cluster (distributed
-// shared memory, remote mbarrier arrival, multicast TMA) and the persistent tile scheduler.
+// shared memory, remote mbarrier arrival, multicast TMA), the persistent tile scheduler, and a TMA
+// store with elect_one and the block reductions.
 // Inputs are fresh random values each run; outputs are poisoned first. Skipped without a GPU.
 #include <random>
 
@@ -388,6 +389,91 @@ TEST(DevicePrimitives, PersistentSchedulerVisitsEveryTileOnce) {
     for (int i = 0; i < tm * tn; ++i) wrong += counts[i] != 1;
     EXPECT_EQ(wrong, 0) << m << "x" << n;
   }
+}
+
+constexpr const char* kStoreReduceKernel = R"(
+#include "device/reduce.cuh"
+#include "device/sm90/tma.cuh"
+#include "device/sm90/warpgroup.cuh"
+using namespace tileops::dev;
+using namespace tileops::dev::sm90;
+// A 64x64 tile loaded by TMA is stored back by TMA at another box of a second matrix (one elected
+// lane issues both); the block's sum and max of its float inputs go to sums[0], sums[1].
+extern "C" __global__ void store_reduce_kernel(const __grid_constant__ TensorMap src,
+                                               const __grid_constant__ TensorMap dst, int c0,
+                                               int c1, const float* values, float* sums) {
+  extern __shared__ unsigned char raw[];
+  __shared__ u64 bar;
+  __shared__ float scratch[32];
+  unsigned char* tile = raw + ((1024 - (smem_u32(raw) & 1023)) & 1023);
+  if (threadIdx.x == 0) {
+    mbar_init(&bar, 1);
+    mbar_fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x < 32 && elect_one()) {
+    mbar_arrive_expect_tx(&bar, 64 * 128);
+    tma_load_2d(tile, &src, &bar, 0, 0);
+  }
+  mbar_wait(&bar, 0);
+  if (threadIdx.x < 32 && elect_one()) {
+    tma_store_2d(&dst, tile, c0, c1);
+    tma_store_commit();
+    tma_store_wait<0>();
+  }
+  const float v = values[threadIdx.x];
+  const float sum = block_reduce<Sum>(v, scratch);
+  const float most = block_reduce<Max>(v, scratch);
+  if (threadIdx.x == 0) {
+    sums[0] = sum;
+    sums[1] = most;
+  }
+}
+)";
+
+TEST(DevicePrimitives, TmaStoreElectOneAndBlockReductions) {
+  TILEOPS_REQUIRE_CUDA();
+  std::mt19937_64 rng(testing::fresh_seed());
+  const auto src = random_bf16(64 * 64, rng);
+  const Tensor dsrc = device_u16(src);
+  const int rows = 100, cols = 120;  // the stored box runs off both edges: only in-bounds lands
+  Tensor ddst = poisoned(rows * cols, DType::kBFloat16);
+  const TensorMapBits map_src =
+      encode_tensor_map_sw128({dsrc.data(), DType::kBFloat16, 64, 64, 64}, 64, 64);
+  const TensorMapBits map_dst =
+      encode_tensor_map_sw128({ddst.data(), DType::kBFloat16, rows, cols, cols}, 64, 64);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Tensor hv = Tensor::empty(Shape{256}, DType::kFloat32);
+  double want_sum = 0;
+  float want_max = -2.0f;
+  for (int i = 0; i < 256; ++i) {
+    const float v = u(rng);
+    hv.data_as<float>()[i] = v;
+    want_sum += v;
+    want_max = std::max(want_max, v);
+  }
+  const Tensor dv = to_device(hv, Device::cuda(0));
+  Tensor sums = poisoned(2, DType::kFloat32);
+  CudaFunction fn(test_kernel("test_store_reduce", "", kStoreReduceKernel), "store_reduce_kernel");
+  int c0 = 80, c1 = 50;
+  const void* vp = dv.data();
+  void* sp = sums.data();
+  launch_ex(fn.get(0), 0, {1, 1, 256, 64 * 128 + 1024, 1},
+            {const_cast<TensorMapBits*>(&map_src), const_cast<TensorMapBits*>(&map_dst), &c0, &c1,
+             &vp, &sp});
+  const Tensor hd = host_copy(ddst), hs = host_copy(sums);
+  const auto* got = static_cast<const uint16_t*>(hd.data());
+  int bad = 0;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      const bool in_box = r >= c1 && r < c1 + 64 && c >= c0 && c < c0 + 64;
+      const uint16_t want = in_box ? src[(r - c1) * 64 + (c - c0)] : 0xffff;  // else untouched
+      bad += got[r * cols + c] != want;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_NEAR(hs.data_as<float>()[0], want_sum, 1e-4);
+  EXPECT_EQ(hs.data_as<float>()[1], want_max);
 }
 
 // Every test kernel above compiles for sm_90a (no GPU needed, so CI checks the primitives build).
