@@ -86,6 +86,23 @@ def torch_program(case):
         a, b = make(shapes[0], dt), make(shapes[1], dt)
         ta, tb = p["trans_a"], p["trans_b"]
         return (lambda a, b: torch.matmul(a.t() if ta else a, b.t() if tb else b)), (a, b)
+    if op == "LinearFwdOp":
+        x, w = make(shapes[0], dt), make(shapes[1], dt)
+        b = make(shapes[2], dt) if shapes[2] else None
+        r = make(shapes[3], dt) if shapes[3] else None
+        if r is None:
+            return (lambda x, w, b: F.linear(x, w, b)), (x, w, b)
+        return (lambda x, w, b, r: F.linear(x, w, b) + r), (x, w, b, r)
+    if op == "GatedLinearFwdOp":
+        x, w = make(shapes[0], dt), make(shapes[1], dt)
+        i = shapes[1][0] // 2
+        act = {"silu": F.silu, "gelu": F.gelu,
+               "gelu_tanh": lambda g: F.gelu(g, approximate="tanh")}[p["activation"]]
+
+        def gated(x, w):
+            h = F.linear(x, w)
+            return act(h[..., :i]) * h[..., i:]
+        return gated, (x, w)
     if op == "GatedMLPFwdOp":
         x, wgu, wd = make(shapes[0], dt), make(shapes[1], dt), make(shapes[2], dt)
         i = shapes[2][1]

@@ -90,16 +90,6 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
 }
 
-TEST_P(CudaNorms, GatedMLPRunsItsSubOpsOnTheDevice) {
-  TILEOPS_REQUIRE_CUDA();
-  GatedMLPFwdOp op;
-  EXPECT_TRUE(
-      cuda_matches_reference(op, {Shape{3, 256}, Shape{1024, 256}, Shape{256, 512}}, GetParam()));
-  ASSERT_EQ(op.last_call()->stages.size(), 3u);
-  EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemm_skinny_cuda");
-  EXPECT_EQ(op.last_call()->stages[1].record->served_by, "silu_and_mul_cuda");
-}
-
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaNorms,
                          ::testing::Values(DType::kFloat16, DType::kBFloat16, DType::kFloat32),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });

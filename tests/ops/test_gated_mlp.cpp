@@ -1,4 +1,4 @@
-// GatedMLPFwdOp (composite: gemm -> silu_and_mul -> gemm) on the CPU against the float64
+// GatedMLPFwdOp (composite: GatedLinearFwdOp -> LinearFwdOp) on the CPU against the float64
 // reference, and its sub-op bookkeeping.
 #include <algorithm>
 
@@ -53,13 +53,11 @@ TEST(GatedMLPComposite, HoldsOneSubOpPerStage) {
   GatedMLPFwdOp op;
   op.call(mlp_inputs(5, 48, 40));
   const std::vector<const Op*> held = op.held_delegates();
-  ASSERT_EQ(held.size(), 3u);
-  EXPECT_EQ(held[0]->name(), "GemmFwdOp");
+  ASSERT_EQ(held.size(), 2u);
+  EXPECT_EQ(held[0]->name(), "GatedLinearFwdOp");
   EXPECT_EQ(held[0]->stage(), "gate_up");
-  EXPECT_EQ(held[1]->name(), "SiluAndMulFwdOp");
-  EXPECT_EQ(held[1]->stage(), "act");
-  EXPECT_EQ(held[2]->name(), "GemmFwdOp");
-  EXPECT_EQ(held[2]->stage(), "down");
+  EXPECT_EQ(held[1]->name(), "LinearFwdOp");
+  EXPECT_EQ(held[1]->stage(), "down");
   op.call(mlp_inputs(3, 48, 40));  // a second call reuses them
   EXPECT_EQ(op.held_delegates(), held);
 }
@@ -70,21 +68,19 @@ TEST(GatedMLPComposite, RecordsEveryStage) {
   const auto record = op.last_call();
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->served_by, "composite");
-  ASSERT_EQ(record->stages.size(), 3u);
+  ASSERT_EQ(record->stages.size(), 2u);
   EXPECT_EQ(record->stages[0].stage, "gate_up");
-  EXPECT_EQ(record->stages[1].stage, "act");
-  EXPECT_EQ(record->stages[2].stage, "down");
+  EXPECT_EQ(record->stages[1].stage, "down");
   EXPECT_EQ(record->stages[0].record->served_by, "gemm_cpu_blocked");
-  EXPECT_EQ(record->stages[1].record->served_by, "silu_and_mul_cpu");
-  EXPECT_EQ(record->stages[2].record->served_by, "gemm_cpu_blocked");
-  EXPECT_EQ(record->stages[0].record->outputs[0].shape, (Shape{5, 80}));
-  EXPECT_EQ(record->stages[1].record->outputs[0].shape, (Shape{5, 40}));
-  EXPECT_EQ(record->stages[2].record->outputs[0].shape, (Shape{5, 48}));
+  EXPECT_EQ(record->stages[1].record->served_by, "gemm_cpu_blocked");
+  // The activation is fused: the first stage writes [5, I], never [5, 2I].
+  EXPECT_EQ(record->stages[0].record->outputs[0].shape, (Shape{5, 40}));
+  EXPECT_EQ(record->stages[1].record->outputs[0].shape, (Shape{5, 48}));
   EXPECT_NE(op.kernel_config().find("gate_up: bm="), std::string::npos) << op.kernel_config();
 
   op.call(mlp_inputs(1, 48, 40));  // decode: both projections are matrix-vector products
   EXPECT_EQ(op.last_call()->stages[0].record->served_by, "gemv_cpu");
-  EXPECT_EQ(op.last_call()->stages[2].record->served_by, "gemv_cpu");
+  EXPECT_EQ(op.last_call()->stages[1].record->served_by, "gemv_cpu");
 }
 
 TEST(GatedMLPComposite, IterKernelsIncludesEverySubOpKernel) {
@@ -99,8 +95,8 @@ TEST(GatedMLPComposite, IterKernelsIncludesEverySubOpKernel) {
       EXPECT_NE(std::find(all.begin(), all.end(), k), all.end()) << sub->stage();
     }
   }
-  // gate_up and down each built a blocked and a gemv entry; act built one.
-  EXPECT_EQ(sub_kernels, 5u);
+  // gate_up and down each built a blocked and a gemv entry.
+  EXPECT_EQ(sub_kernels, 4u);
   EXPECT_EQ(all.size(), sub_kernels);
 }
 

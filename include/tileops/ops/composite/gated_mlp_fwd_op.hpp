@@ -1,6 +1,7 @@
 // GatedMLPFwdOp: out = (silu(x @ w_gate^T) * (x @ w_up^T)) @ w_down^T, where w_gate_up stacks
 // w_gate ([I, H]) over w_up ([I, H]). A composite op: no kernel interfaces of its own; it holds
-// three sub-ops through delegate_for, one per stage (gate_up, act, down).
+// two sub-ops through delegate_for: GatedLinearFwdOp ("gate_up", the activation fused into the
+// first GEMM's store) and LinearFwdOp ("down"). Two GEMM kernels a call.
 #pragma once
 
 #include "tileops/generated/composite.gen.hpp"

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "tileops/core/tensor.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
 

@@ -1,8 +1,7 @@
 // The gated activations (SiluAndMul, GeluAndMul, GeluTanhAndMul) on the CPU: one kernel
 // template parameterised by the activation, chunks of the flattened output per task, fp32
 // arithmetic.
-#include <cmath>
-
+#include "kernels/cpu/activation.hpp"
 #include "kernels/cpu/element.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/gelu_and_mul_fwd_op.hpp"
@@ -12,18 +11,6 @@
 
 namespace tileops::cpu {
 namespace {
-
-template <GatedActivation A>
-float activate(float g) {
-  if constexpr (A == GatedActivation::kSilu) {
-    return g / (1.0f + std::exp(-g));
-  } else if constexpr (A == GatedActivation::kGelu) {
-    return 0.5f * g * (1.0f + std::erf(g * 0.70710678118654752f));
-  } else {
-    const float inner = 0.79788456080286536f * (g + 0.044715f * g * g * g);
-    return 0.5f * g * (1.0f + std::tanh(inner));
-  }
-}
 
 template <GatedActivation A, typename T>
 void act_and_mul(const ActAndMulCall<A>& call, const T* x, T* y) {

@@ -12,7 +12,9 @@
 #include <random>
 #include <vector>
 
+#include "kernels/common/gemm_registration.hpp"
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/gemm/gemm_tail.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/framework/warnings.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -92,12 +94,34 @@ void micro_kernel(int64_t kb, const float* ap, const float* bp, float* c, int64_
   }
 }
 
+// Sums of the bm x bn tile at (i0, j0) of op(a) @ op(b), columns of op(b) offset by col0 (the
+// up half of a gated call), into tile (leading dimension cfg.bn).
 template <typename T>
-void gemm_blocked(const GemmCall& call, const TileConfig& cfg, const T* a, const T* b, T* d) {
-  const int64_t m = call.m, n = call.n, k = call.k;
+void tile_sums(const GemmCall& call, const TileConfig& cfg, const T* a, const T* b, int64_t i0,
+               int64_t j0, int64_t mb, int64_t nb, float* a_pack, float* b_pack, float* tile) {
+  const int64_t m = call.m, k = call.k, ldb = call.b_columns();
   // Operand strides: A(i, kk) = a[i * a_rs + kk * a_ks], B^T(j, kk) = b[j * b_rs + kk * b_ks].
   const int64_t a_rs = call.trans_a ? 1 : k, a_ks = call.trans_a ? m : 1;
-  const int64_t b_rs = call.trans_b ? k : 1, b_ks = call.trans_b ? 1 : n;
+  const int64_t b_rs = call.trans_b ? k : 1, b_ks = call.trans_b ? 1 : ldb;
+  const int64_t bk = std::max<int64_t>(1, std::min(cfg.bk, k));
+  const int64_t mp = round_up(mb, kMR), np = round_up(nb, kNR);
+  std::fill(tile, tile + cfg.bm * cfg.bn, 0.0f);
+  for (int64_t k0 = 0; k0 < k; k0 += bk) {
+    const int64_t kb = std::min(bk, k - k0);
+    pack(a + i0 * a_rs + k0 * a_ks, a_rs, a_ks, mb, kb, kMR, a_pack);
+    pack(b + j0 * b_rs + k0 * b_ks, b_rs, b_ks, nb, kb, kNR, b_pack);
+    for (int64_t q = 0; q < np; q += kNR) {
+      for (int64_t p = 0; p < mp; p += kMR) {
+        micro_kernel(kb, a_pack + p * kb, b_pack + q * kb, tile + p * cfg.bn + q, cfg.bn);
+      }
+    }
+  }
+}
+
+template <typename T>
+void gemm_blocked(const GemmCall& call, const TileConfig& cfg, const T* a, const T* b,
+                  const GemmTailStore<T>& out) {
+  const int64_t m = call.m, n = call.n, k = call.k;
   const int64_t bk = std::max<int64_t>(1, std::min(cfg.bk, k));
   const int64_t tiles_m = (m + cfg.bm - 1) / cfg.bm;
   const int64_t tiles_n = (n + cfg.bn - 1) / cfg.bn;
@@ -105,25 +129,17 @@ void gemm_blocked(const GemmCall& call, const TileConfig& cfg, const T* a, const
     std::vector<float> a_pack(static_cast<size_t>(cfg.bm * bk));
     std::vector<float> b_pack(static_cast<size_t>(cfg.bn * bk));
     std::vector<float> tile(static_cast<size_t>(cfg.bm * cfg.bn));
+    std::vector<float> up(call.gated ? tile.size() : 0);
     for (int64_t t = begin; t < end; ++t) {
       const int64_t i0 = t / tiles_n * cfg.bm, j0 = t % tiles_n * cfg.bn;
       const int64_t mb = std::min(cfg.bm, m - i0), nb = std::min(cfg.bn, n - j0);
-      const int64_t mp = round_up(mb, kMR), np = round_up(nb, kNR);
-      std::fill(tile.begin(), tile.end(), 0.0f);
-      for (int64_t k0 = 0; k0 < k; k0 += bk) {
-        const int64_t kb = std::min(bk, k - k0);
-        pack(a + i0 * a_rs + k0 * a_ks, a_rs, a_ks, mb, kb, kMR, a_pack.data());
-        pack(b + j0 * b_rs + k0 * b_ks, b_rs, b_ks, nb, kb, kNR, b_pack.data());
-        for (int64_t q = 0; q < np; q += kNR) {
-          for (int64_t p = 0; p < mp; p += kMR) {
-            micro_kernel(kb, a_pack.data() + p * kb, b_pack.data() + q * kb,
-                         tile.data() + p * cfg.bn + q, cfg.bn);
-          }
-        }
+      tile_sums(call, cfg, a, b, i0, j0, mb, nb, a_pack.data(), b_pack.data(), tile.data());
+      if (call.gated) {
+        tile_sums(call, cfg, a, b, i0, n + j0, mb, nb, a_pack.data(), b_pack.data(), up.data());
       }
       for (int64_t i = 0; i < mb; ++i) {
-        T* row = d + (i0 + i) * n + j0;
-        for (int64_t j = 0; j < nb; ++j) row[j] = store<T>(tile[i * cfg.bn + j]);
+        out.row(i0 + i, j0, nb, tile.data() + i * cfg.bn,
+                call.gated ? up.data() + i * cfg.bn : nullptr);
       }
     }
   });
@@ -138,19 +154,20 @@ class GemmBlockedCpuKernel final : public GemmKernel {
   // One entry per problem: tuning times candidates on the entry's own shape.
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     return {
-        fmt::format("{},m={},n={},k={},trans_a={},trans_b={}", dtype_name(call.dtype), call.m,
-                    call.n, call.k, call.trans_a, call.trans_b),
+        fmt::format("{},m={},n={},k={},trans_a={},trans_b={},gated={}", dtype_name(call.dtype),
+                    call.m, call.n, call.k, call.trans_a, call.trans_b, call.gated),
         [call] { return std::unique_ptr<Kernel>(std::make_unique<GemmBlockedCpuKernel>(call)); }};
   }
 
   explicit GemmBlockedCpuKernel(const GemmCall& call) : call_(call) {}
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const Tensor& /*workspace*/) override {
+           const GemmTail& tail, const Tensor& /*workspace*/) override {
     const TileConfig& cfg = kCandidates[chosen_.load(std::memory_order_relaxed)];
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
-      gemm_blocked<T>(call, cfg, a.data_as<const T>(), b.data_as<const T>(), d.data_as<T>());
+      gemm_blocked<T>(call, cfg, a.data_as<const T>(), b.data_as<const T>(),
+                      GemmTailStore<T>(call, tail, d.data_as<T>()));
     });
   }
 
@@ -188,20 +205,24 @@ class GemmBlockedCpuKernel final : public GemmKernel {
       for (T& x : v) x = store<T>(dist(rng));
       return v;
     };
-    const std::vector<T> a = random(call_.m * call_.k), b = random(call_.n * call_.k);
+    // The bias and residual do not change which tiling is fastest; the gated second pass does.
+    GemmCall bare = call_;
+    bare.bias = bare.residual = false;
+    const std::vector<T> a = random(call_.m * call_.k), b = random(call_.b_columns() * call_.k);
     std::vector<T> first(static_cast<size_t>(call_.m * call_.n));
     std::vector<T> out(first.size());
+    const GemmTailStore<T> out_store(bare, {}, out.data());
     int best = -1;
     double best_seconds = 0;
     for (int c = 0; c < static_cast<int>(kCandidates.size()); ++c) {
       if (!worth_timing(kCandidates[c])) continue;
       for (int r = 0; r < options.warmup_runs; ++r) {
-        gemm_blocked<T>(call_, kCandidates[c], a.data(), b.data(), out.data());
+        gemm_blocked<T>(bare, kCandidates[c], a.data(), b.data(), out_store);
       }
       const auto start = std::chrono::steady_clock::now();
       const int runs = std::max(1, options.timed_runs);
       for (int r = 0; r < runs; ++r) {
-        gemm_blocked<T>(call_, kCandidates[c], a.data(), b.data(), out.data());
+        gemm_blocked<T>(bare, kCandidates[c], a.data(), b.data(), out_store);
       }
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / runs;
@@ -225,7 +246,7 @@ class GemmBlockedCpuKernel final : public GemmKernel {
   std::atomic<int> chosen_{kDefault};
 };
 
-const StaticKernelRegistration<GemmBlockedCpuKernel> kRegistration("GemmFwdOp", "gemm_cpu_blocked");
+const StaticGemmRegistration<GemmBlockedCpuKernel> kRegistration("gemm_cpu_blocked");
 
 }  // namespace
 }  // namespace tileops::cpu

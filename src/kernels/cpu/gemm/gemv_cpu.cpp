@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/common/gemm_registration.hpp"
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/gemm/gemm_tail.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -23,7 +25,7 @@ std::vector<float> to_floats(const T* v, int64_t n) {
 // y[r] = dot(mat[r, :], v) for mat [rows, k] row-major. Eight partial sums per row keep the
 // loop free of a serial dependency.
 template <typename T>
-void rows_dot(const T* mat, int64_t rows, int64_t k, const std::vector<float>& v, T* y) {
+void rows_dot(const T* mat, int64_t rows, int64_t k, const std::vector<float>& v, float* y) {
   parallel_for(rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(k, 1)),
                [&](int64_t begin, int64_t end) {
                  for (int64_t r = begin; r < end; ++r) {
@@ -36,14 +38,14 @@ void rows_dot(const T* mat, int64_t rows, int64_t k, const std::vector<float>& v
                    for (; i < k; ++i) partial[0] += load(row[i]) * v[i];
                    float sum = 0;
                    for (float p : partial) sum += p;
-                   y[r] = store<T>(sum);
+                   y[r] = sum;
                  }
                });
 }
 
 // y[c] = sum_r v[r] * mat[r, c] for mat [k, cols] row-major; each task owns a band of columns.
 template <typename T>
-void cols_axpy(const T* mat, int64_t k, int64_t cols, const std::vector<float>& v, T* y) {
+void cols_axpy(const T* mat, int64_t k, int64_t cols, const std::vector<float>& v, float* y) {
   constexpr int64_t kBand = 256;
   const int64_t bands = (cols + kBand - 1) / kBand;
   parallel_for(bands, std::max<int64_t>(1, 16384 / std::max<int64_t>(k * kBand, 1)),
@@ -58,29 +60,36 @@ void cols_axpy(const T* mat, int64_t k, int64_t cols, const std::vector<float>& 
                      const float s = v[r];
                      for (int64_t c = 0; c < width; ++c) acc[c] += s * load(row[c]);
                    }
-                   for (int64_t c = 0; c < width; ++c) y[c0 + c] = store<T>(acc[c]);
+                   std::copy(acc, acc + width, y + c0);
                  }
                });
 }
 
+// The fp32 sums of the call's one output row (m == 1: every column of op(b), both halves when
+// gated) or one output column (n == 1), then the tail.
 template <typename T>
-void gemv(const GemmCall& call, const T* a, const T* b, T* d) {
+void gemv(const GemmCall& call, const T* a, const T* b, const GemmTailStore<T>& out) {
   if (call.m == 1) {
     // d[0, :] = a_vec @ op(b): a is [1, k] or [k, 1], contiguous either way.
     const std::vector<float> v = to_floats(a, call.k);
+    const int64_t cols = call.b_columns();
+    std::vector<float> sums(static_cast<size_t>(cols));
     if (call.trans_b) {
-      rows_dot(b, call.n, call.k, v, d);  // b is [n, k]
+      rows_dot(b, cols, call.k, v, sums.data());  // b is [cols, k]
     } else {
-      cols_axpy(b, call.k, call.n, v, d);  // b is [k, n]
+      cols_axpy(b, call.k, cols, v, sums.data());  // b is [k, cols]
     }
+    out.row(0, 0, call.n, sums.data(), call.gated ? sums.data() + call.n : nullptr);
   } else {
     // d[:, 0] = op(a) @ b_vec: b is [1, k] or [k, 1], contiguous either way.
     const std::vector<float> v = to_floats(b, call.k);
+    std::vector<float> sums(static_cast<size_t>(call.m));
     if (call.trans_a) {
-      cols_axpy(a, call.k, call.m, v, d);  // a is [k, m]
+      cols_axpy(a, call.k, call.m, v, sums.data());  // a is [k, m]
     } else {
-      rows_dot(a, call.m, call.k, v, d);  // a is [m, k]
+      rows_dot(a, call.m, call.k, v, sums.data());  // a is [m, k]
     }
+    for (int64_t i = 0; i < call.m; ++i) out.row(i, 0, 1, sums.data() + i, nullptr);
   }
 }
 
@@ -90,21 +99,24 @@ class GemvCpuKernel final : public GemmKernel {
   static constexpr DeviceType devices[] = {kCPU};
 
   static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
-    if (call.m == 1 || call.n == 1) return std::nullopt;
+    if (call.m == 1) return std::nullopt;
+    if (call.n == 1 && !call.gated) return std::nullopt;
+    if (call.n == 1) return std::string("a gated call's b has two columns: not a vector");
     return fmt::format("a matrix-vector kernel: needs M == 1 or N == 1, got M={}, N={}", call.m,
                        call.n);
   }
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const Tensor& /*workspace*/) override {
+           const GemmTail& tail, const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
-      gemv<T>(call, a.data_as<const T>(), b.data_as<const T>(), d.data_as<T>());
+      gemv<T>(call, a.data_as<const T>(), b.data_as<const T>(),
+              GemmTailStore<T>(call, tail, d.data_as<T>()));
     });
   }
 };
 
-const StaticKernelRegistration<GemvCpuKernel> kRegistration("GemmFwdOp", "gemv_cpu");
+const StaticGemmRegistration<GemvCpuKernel> kRegistration("gemv_cpu");
 
 }  // namespace
 }  // namespace tileops::cpu

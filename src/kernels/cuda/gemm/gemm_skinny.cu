@@ -7,26 +7,35 @@
 // as one 16-byte access and feeds them to the MMA in a permuted order; x is loaded with the same
 // permutation, so each product pairs the right elements.
 //
-// Prelude: T (bf16 or f16), MT (n8 groups: ceil(M / 8)), WARPS, UNROLL. Needs K % 8 == 0 and
-// 16-byte aligned x and w.
+// The tail (gemm_tail.cuh) is applied in the store. Gated (GATED_ACT >= 0): w holds 2N rows,
+// gate then up; a block's 16 MMA rows are 8 gate rows over their 8 up rows, so it covers 8
+// output columns and meets each gate sum with its up sum in shared memory.
+//
+// Prelude: T (bf16 or f16), MT (n8 groups: ceil(M / 8)), WARPS, UNROLL, GATED_ACT (-1 or an
+// activation code of device/activation.cuh). Needs K % 8 == 0 and 16-byte aligned x and w.
 #include "device/mma_sync.cuh"
 #include "device/vec.cuh"
+#include "gemm/gemm_tail.cuh"
 
 using namespace tileops::dev;
 
 constexpr int ROWS = 16;
+constexpr bool GATED = GATED_ACT >= 0;
+constexpr int OUT_ROWS = GATED ? 8 : 16;  // output columns a block covers
 constexpr int CHUNK = 32;  // k per warp step: 4 lanes x 8 elements
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32, 1)
-    gemm_skinny_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ d, int M,
-                       int N, int K) {
+    gemm_skinny_kernel(const T* __restrict__ x, const T* __restrict__ w, T* d, int M, int N, int K,
+                       const T* bias, const T* residual) {
   __shared__ float partial[WARPS][ROWS][MT * 8];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;
-  const int n0 = blockIdx.x * ROWS;
-  const bool row_lo = n0 + g < N, row_hi = n0 + g + 8 < N;
+  const int n0 = blockIdx.x * OUT_ROWS;
+  // MMA rows g and g + 8: weight rows n0 + g and n0 + g + 8, or (gated) gate row n0 + g and its
+  // up row N + n0 + g.
+  const bool row_lo = n0 + g < N, row_hi = GATED ? row_lo : n0 + g + 8 < N;
   const T* w_lo = w + static_cast<i64>(row_lo ? n0 + g : 0) * K;
-  const T* w_hi = w + static_cast<i64>(row_hi ? n0 + g + 8 : 0) * K;
+  const T* w_hi = w + static_cast<i64>(row_hi ? (GATED ? N : 8) + n0 + g : 0) * K;
 
   const int chunks = ceil_div(K, CHUNK);
   const int per_warp = ceil_div(chunks, WARPS);
@@ -85,13 +94,17 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, 1)
     partial[warp][g + 8][8 * j + 2 * t + 1] = acc[j][3];
   }
   __syncthreads();
-  // Thread i sums weight row i % 16 for x rows i / 16, i / 16 + blockDim / 16, ...
-  for (int i = threadIdx.x; i < ROWS * MT * 8; i += blockDim.x) {
-    const int r = i % ROWS, m = i / ROWS;
+  // Thread i sums output column n0 + i % OUT_ROWS for x rows i / OUT_ROWS, ...
+  const GemmTailArgs<T> tail{bias, residual};
+  for (int i = threadIdx.x; i < OUT_ROWS * MT * 8; i += blockDim.x) {
+    const int r = i % OUT_ROWS, m = i / OUT_ROWS;
     if (m >= M || n0 + r >= N) continue;
-    float s = 0.0f;
+    float s = 0.0f, up = 0.0f;
 #pragma unroll
-    for (int v = 0; v < WARPS; ++v) s += partial[v][r][m];
-    d[static_cast<i64>(m) * N + n0 + r] = from_float<T>(s);
+    for (int v = 0; v < WARPS; ++v) {
+      s += partial[v][r][m];
+      if (GATED) up += partial[v][r + 8][m];
+    }
+    d[static_cast<i64>(m) * N + n0 + r] = from_float<T>(gemm_tail(tail, GATED_ACT, s, up, m, n0 + r, N));
   }
 }

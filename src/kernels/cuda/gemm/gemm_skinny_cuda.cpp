@@ -4,6 +4,7 @@
 // 128-row tiles would mostly multiply padding here.
 #include <fmt/format.h>
 
+#include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -12,7 +13,6 @@ namespace tileops::cuda {
 namespace {
 
 constexpr int kMaxM = 32;
-constexpr int kRowsPerBlock = 16;
 constexpr int kWarps = 8;
 
 // Chunks in flight per warp: as many as keep two 256-thread blocks resident on an SM (about 120
@@ -22,12 +22,14 @@ int unroll_for(int groups) {
   return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1;
 }
 
-KernelSpec skinny_spec(DType dtype, int groups) {
+// gated_act: -1, or the GatedActivation code of a gated call.
+KernelSpec skinny_spec(DType dtype, int groups, int gated_act) {
   return KernelSpec(
       "gemm/gemm_skinny.cu", "gemm_skinny_kernel",
       {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("MT", groups),
        KernelConstant::integer("WARPS", kWarps),
-       KernelConstant::integer("UNROLL", unroll_for(groups))});
+       KernelConstant::integer("UNROLL", unroll_for(groups)),
+       KernelConstant::integer("GATED_ACT", gated_act)});
 }
 
 class GemmSkinnyCuda final : public GemmKernel {
@@ -50,7 +52,7 @@ class GemmSkinnyCuda final : public GemmKernel {
                          call.k);
     }
     if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary");
-    if (call.n >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31)) {
+    if (call.b_columns() >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31)) {
       return std::string("a dimension reaches 2^31");
     }
     return std::nullopt;
@@ -59,40 +61,47 @@ class GemmSkinnyCuda final : public GemmKernel {
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
     const int groups = static_cast<int>(std::max<int64_t>(1, (call.m + 7) / 8));
-    return {fmt::format("{},mt{}", dtype_name(dtype), groups),
-            [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups); }};
+    const int gated = call.gated ? static_cast<int>(call.activation) : -1;
+    return {fmt::format("{},mt{},{}", dtype_name(dtype), groups, gated),
+            [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups, gated); }};
   }
 
-  GemmSkinnyCuda(DType dtype, int groups) : groups_(groups), fn_(skinny_spec(dtype, groups)) {}
+  GemmSkinnyCuda(DType dtype, int groups, int gated)
+      : groups_(groups), out_rows_(gated >= 0 ? 8 : 16), fn_(skinny_spec(dtype, groups, gated)) {}
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const Tensor& /*workspace*/) override {
+           const GemmTail& tail, const Tensor& /*workspace*/) override {
     if (call.m == 0 || call.n == 0) return;
     const int device = device_of(a);
     const void* ap = a.data();
     const void* bp = b.data();
     void* dp = d.data();
+    const void* bias = call.bias ? tail.bias.data() : nullptr;
+    const void* residual = call.residual ? tail.residual.data() : nullptr;
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-    launch(fn_.get(device), device, static_cast<unsigned>((n + kRowsPerBlock - 1) / kRowsPerBlock),
-           1, kWarps * 32, 0, {&ap, &bp, &dp, &m, &n, &k});
+    launch(fn_.get(device), device, static_cast<unsigned>((n + out_rows_ - 1) / out_rows_), 1,
+           kWarps * 32, 0, {&ap, &bp, &dp, &m, &n, &k, &bias, &residual});
   }
 
   std::string config() const override {
-    return fmt::format("rows={},warps={},unroll={}", kRowsPerBlock, kWarps, unroll_for(groups_));
+    return fmt::format("rows={},warps={},unroll={}", out_rows_, kWarps, unroll_for(groups_));
   }
 
  private:
   int groups_;
+  int out_rows_;  // output columns a block covers: 16, or 8 gate rows over 8 up rows when gated
   CudaFunction fn_;
 };
 
-const StaticKernelRegistration<GemmSkinnyCuda> kRegistration("GemmFwdOp", "gemm_skinny_cuda");
+const StaticGemmRegistration<GemmSkinnyCuda> kRegistration("gemm_skinny_cuda");
 const bool kVariants = [] {
   register_cuda_variants("gemm_skinny", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
-      for (int groups = 1; groups <= kMaxM / 8; ++groups)
-        v.push_back(skinny_spec(d, groups).source());
+      for (int groups = 1; groups <= kMaxM / 8; ++groups) {
+        for (int gated = -1; gated < 3; ++gated)
+          v.push_back(skinny_spec(d, groups, gated).source());
+      }
     }
     return v;
   });

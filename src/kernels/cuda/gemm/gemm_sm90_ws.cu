@@ -12,14 +12,21 @@
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
 // zeroed before the launch); the last to arrive sums the partials in split order and stores.
 //
+// The tail (gemm_tail.cuh) is applied in the store. Gated (GATED_ACT >= 0, B K-major): B holds 2N
+// rows, gate then up; a tile's B stage is BN / 2 gate rows over the BN / 2 matching up rows, so
+// each thread holds a gate sum and its up sum (ACC / 2 registers apart) and the tile covers
+// BN / 2 output columns.
+//
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (64..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
-// (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]).
+// (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]), GATED_ACT (-1, or
+// the activation code of device/activation.cuh).
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
 #include "device/sm90/tma.cuh"
 #include "device/sm90/warpgroup.cuh"
 #include "device/sm90/wgmma.cuh"
 #include "device/vec.cuh"
+#include "gemm/gemm_tail.cuh"
 
 using namespace tileops::dev;
 using namespace tileops::dev::sm90;
@@ -31,13 +38,17 @@ constexpr int A_TILE_BYTES = BM * BK * ELEM;
 constexpr int B_TILE_BYTES = BN * BK * ELEM;
 constexpr int BOX_BYTES = 64 * BK * ELEM;  // 64 rows (K-major) or 64 MN elements (MN-major)
 constexpr int ACC = BN / 2;
+constexpr bool GATED = GATED_ACT >= 0;
+constexpr int OUT_BN = GATED ? BN / 2 : BN;  // output columns a tile covers
 static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
 static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
 static_assert(BN % 64 == 0, "B tiles are whole 64-element boxes");
+static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0), "gated tiles stack two K-major row boxes");
 
+// n0 is the tile's first output column; up_row0 (gated) the row of B holding its first up row.
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int m0,
-                                           int n0, int k0) {
+                                           int n0, int up_row0, int k0) {
   mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
   if (A_K_MAJOR) {
     tma_load_2d(a, map_a, full, k0, m0);
@@ -45,7 +56,10 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
 #pragma unroll
     for (int j = 0; j < BM / 64; ++j) tma_load_2d(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0);
   }
-  if (B_K_MAJOR) {
+  if (GATED) {
+    tma_load_2d(b, map_b, full, k0, n0);
+    tma_load_2d(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0);
+  } else if (B_K_MAJOR) {
     tma_load_2d(b, map_b, full, k0, n0);
   } else {
 #pragma unroll
@@ -53,22 +67,30 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
   }
 }
 
-// Consumer rows [row0, row0 + 64) of the tile, columns from col0; pair_stores: N is even and d is
-// 4-byte aligned, so two neighbours go out as one 32-bit store.
-__device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, int M, int N, int row0,
-                                           int col0, int pair_stores) {
+// Consumer rows [row0, row0 + 64) of the tile, output columns from col0, through the tail;
+// pair_stores: N is even and d, bias and residual are 4-byte aligned, so two neighbours go out as
+// one 32-bit store.
+__device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, const GemmTailArgs<T>& tail,
+                                           int M, int N, int row0, int col0, int pair_stores) {
   const int t = warpgroup_thread();
+  constexpr int OUT = GATED ? ACC / 2 : ACC;
 #pragma unroll
-  for (int i = 0; i < ACC; i += 2) {
+  for (int i = 0; i < OUT; i += 2) {
     const int r = row0 + acc_row(t, i);
     const int c = col0 + acc_col(t, i);
     if (r >= M || c >= N) continue;
+    const float v0 = gemm_tail(tail, GATED_ACT, acc[i], GATED ? acc[(i + OUT) % ACC] : 0.0f, r, c, N);
     T* p = d + static_cast<i64>(r) * N + c;
     if (pair_stores) {
-      *reinterpret_cast<u32*>(p) = pack2<T>(acc[i], acc[i + 1]);
+      const float v1 =
+          gemm_tail(tail, GATED_ACT, acc[i + 1], GATED ? acc[(i + 1 + OUT) % ACC] : 0.0f, r, c + 1, N);
+      *reinterpret_cast<u32*>(p) = pack2<T>(v0, v1);
     } else {
-      p[0] = from_float<T>(acc[i]);
-      if (c + 1 < N) p[1] = from_float<T>(acc[i + 1]);
+      p[0] = from_float<T>(v0);
+      if (c + 1 < N) {
+        p[1] = from_float<T>(
+            gemm_tail(tail, GATED_ACT, acc[i + 1], GATED ? acc[(i + 1 + OUT) % ACC] : 0.0f, r, c + 1, N));
+      }
     }
   }
 }
@@ -83,8 +105,9 @@ __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int sp
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
-                        const __grid_constant__ TensorMap map_b, T* __restrict__ d, int M, int N,
-                        int K, int pair_stores, int splits, float* partials, int* counters) {
+                        const __grid_constant__ TensorMap map_b, T* d, int M, int N, int K,
+                        int pair_stores, int splits, float* partials, int* counters, const T* bias,
+                        const T* residual) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -105,7 +128,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   }
   __syncthreads();
 
-  const GroupedTiles tiles(M, N, BM, BN, GROUP_M);
+  const GroupedTiles tiles(M, N, BM, OUT_BN, GROUP_M);
   const SplitK split_k{splits, ceil_div(K, BK)};
   const int units = tiles.count() * splits;
   const int wg = warpgroup_index();
@@ -122,7 +145,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], tm * BM, tn * BN, kt * BK);
+                     &full[stage], tm * BM, tn * OUT_BN, N + tn * OUT_BN, kt * BK);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -171,9 +194,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     fence_accumulators(acc);
     if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
 
-    const int row0 = tm * BM + consumer * 64, col0 = tn * BN;
+    const int row0 = tm * BM + consumer * 64, col0 = tn * OUT_BN;
+    const GemmTailArgs<T> tail{bias, residual};
     if (splits == 1) {
-      store_rows(acc, d, M, N, row0, col0, pair_stores);
+      store_rows(acc, d, tail, M, N, row0, col0, pair_stores);
       continue;
     }
     const int slot = tile * CONSUMERS + consumer;
@@ -208,6 +232,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       acc[4 * q + 2] = sum.z;
       acc[4 * q + 3] = sum.w;
     }
-    store_rows(acc, d, M, N, row0, col0, pair_stores);
+    store_rows(acc, d, tail, M, N, row0, col0, pair_stores);
   }
 }

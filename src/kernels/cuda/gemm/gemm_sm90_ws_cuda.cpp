@@ -1,13 +1,15 @@
-// GemmFwdOp on Hopper tensor cores: the warp-specialised TMA + wgmma kernel (gemm_sm90_ws.cu) for
-// bf16 and fp16, every transpose. Its tile shapes are tuning candidates; untuned, the shape whose
-// last wave leaves the fewest SMs idle is taken. Calls TMA cannot address (a leading dimension
-// that is not a multiple of 16 bytes, a misaligned operand) are refused, and dispatch names the
-// CUDA-core fallback that serves them.
+// The "gemm" interface on Hopper tensor cores: the warp-specialised TMA + wgmma kernel
+// (gemm_sm90_ws.cu) for bf16 and fp16, every transpose, the tail fused into its store. Its tile
+// shapes are tuning candidates; untuned, the shape whose last wave leaves the fewest SMs idle is
+// taken. Calls TMA cannot address (a leading dimension that is not a multiple of 16 bytes, a
+// misaligned operand) are refused, and dispatch names the CUDA-core fallback that serves them.
 #include <array>
 
 #include <fmt/format.h>
 
+#include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "runtime/tuning/tuner.hpp"
@@ -34,13 +36,15 @@ struct WsTile {
 constexpr std::array<WsTile, 4> kTiles{
     {{128, 256, 4, 1.0}, {128, 128, 6, 0.92}, {64, 256, 5, 0.85}, {64, 128, 8, 0.75}}};
 
-KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t) {
+// gated_act: -1, or the GatedActivation code of a gated call.
+KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
   return KernelSpec(
       "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
       {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", t.bm),
        KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", kBK),
        KernelConstant::integer("STAGES", t.stages), KernelConstant::integer("GROUP_M", kGroupM),
-       KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb)});
+       KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
+       KernelConstant::integer("GATED_ACT", gated_act)});
 }
 
 std::vector<std::string> tile_names() {
@@ -49,8 +53,14 @@ std::vector<std::string> tile_names() {
   return names;
 }
 
+// Output columns a tile covers: half its B rows when gated (gate and up rows side by side).
+int out_columns(const GemmCall& call, const WsTile& t) {
+  return call.gated ? t.bn / 2 : t.bn;
+}
+
 int64_t tile_count(const GemmCall& call, const WsTile& t) {
-  return ((call.m + t.bm - 1) / t.bm) * ((call.n + t.bn - 1) / t.bn);
+  const int bn = out_columns(call, t);
+  return ((call.m + t.bm - 1) / t.bm) * ((call.n + bn - 1) / bn);
 }
 
 // Split-K costs a counter reset, a partial-tile round trip through L2 and a wait for the slowest
@@ -107,8 +117,13 @@ MatrixView view_a(const GemmCall& c, const void* p) {
                    : MatrixView{p, c.dtype, uint64_t(c.m), uint64_t(c.k), uint64_t(c.k)};
 }
 MatrixView view_b(const GemmCall& c, const void* p) {
-  return c.trans_b ? MatrixView{p, c.dtype, uint64_t(c.n), uint64_t(c.k), uint64_t(c.k)}
-                   : MatrixView{p, c.dtype, uint64_t(c.k), uint64_t(c.n), uint64_t(c.n)};
+  const uint64_t cols = uint64_t(c.b_columns());
+  return c.trans_b ? MatrixView{p, c.dtype, cols, uint64_t(c.k), uint64_t(c.k)}
+                   : MatrixView{p, c.dtype, uint64_t(c.k), cols, cols};
+}
+
+int gated_code(const GemmCall& call) {
+  return call.gated ? static_cast<int>(call.activation) : -1;
 }
 
 class GemmSm90WsCuda final : public GemmKernel {
@@ -125,7 +140,10 @@ class GemmSm90WsCuda final : public GemmKernel {
           dtype_name(call.dtype));
     }
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
-    if (call.m >= (int64_t{1} << 31) || call.n >= (int64_t{1} << 31) ||
+    if (call.gated && !call.trans_b) {
+      return std::string("a gated call needs b as [2n, k] (trans_b=true)");
+    }
+    if (call.m >= (int64_t{1} << 31) || call.b_columns() >= (int64_t{1} << 31) ||
         call.k >= (int64_t{1} << 31)) {
       return std::string("a dimension reaches 2^31");
     }
@@ -150,13 +168,14 @@ class GemmSm90WsCuda final : public GemmKernel {
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
     const bool ta = call.trans_a, tb = call.trans_b;
-    return {fmt::format("{},{},{}", dtype_name(dtype), ta, tb),
-            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb); }};
+    const int gated = gated_code(call);
+    return {fmt::format("{},{},{},{}", dtype_name(dtype), ta, tb, gated),
+            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated); }};
   }
 
-  GemmSm90WsCuda(DType dtype, bool ta, bool tb) : tuner_("gemm_sm90_ws", tile_names()) {
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated) : tuner_("gemm_sm90_ws", tile_names()) {
     for (const WsTile& t : kTiles)
-      fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t)));
+      fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t, gated)));
   }
 
   // Enough for whichever tile shape runs (tuning may pick any).
@@ -170,20 +189,21 @@ class GemmSm90WsCuda final : public GemmKernel {
   }
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const Tensor& workspace) override {
+           const GemmTail& tail, const Tensor& workspace) override {
     const int device = device_of(a);
+    const TailPointers tp = tail_pointers(call, tail);
     const int fallback = default_tile(call, sm_count(device));
     const int tile =
-        tuner_.tuned()
-            ? choose_gemm_candidate(
-                  tuner_, "gemm_sm90_ws", call, fallback, a, b, d, workspace_bytes(call),
-                  [this, call, device](int c, const void* ap, const void* bp, void* dp, void* wp) {
-                    enqueue(c, call, device, ap, bp, dp, wp);
-                  })
-            : fallback;
+        tuner_.tuned() ? choose_gemm_candidate(
+                             tuner_, "gemm_sm90_ws", call, fallback, a, b, d, workspace_bytes(call),
+                             [this, call, device, tp](int c, const void* ap, const void* bp,
+                                                      void* dp, void* wp) {
+                               enqueue(c, call, device, ap, bp, dp, wp, tp);
+                             })
+                       : fallback;
     last_tile_.store(tile, std::memory_order_relaxed);
     enqueue(tile, call, device, a.data(), b.data(), d.data(),
-            workspace.defined() ? workspace.data() : nullptr);
+            workspace.defined() ? workspace.data() : nullptr, tp);
   }
 
   // "tile=128x256x64/s4", with ",split_k=N" when the last call split K.
@@ -197,7 +217,7 @@ class GemmSm90WsCuda final : public GemmKernel {
 
  private:
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
-               void* wp) {
+               void* wp, const TailPointers& tp) {
     if (call.m == 0 || call.n == 0) return;
     const WsTile& t = kTiles[tile];
     const int sms = sm_count(device);
@@ -219,16 +239,21 @@ class GemmSm90WsCuda final : public GemmKernel {
     last_splits_.store(splits, std::memory_order_relaxed);
     const TensorMapBits map_a = call.trans_a ? encode_tensor_map_sw128(view_a(call, ap), kBK, 64)
                                              : encode_tensor_map_sw128(view_a(call, ap), t.bm, kBK);
-    const TensorMapBits map_b = call.trans_b ? encode_tensor_map_sw128(view_b(call, bp), t.bn, kBK)
-                                             : encode_tensor_map_sw128(view_b(call, bp), kBK, 64);
+    // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows.
+    const int b_box_rows = call.gated ? t.bn / 2 : t.bn;
+    const TensorMapBits map_b = call.trans_b
+                                    ? encode_tensor_map_sw128(view_b(call, bp), b_box_rows, kBK)
+                                    : encode_tensor_map_sw128(view_b(call, bp), kBK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-    int pair_stores = (n % 2 == 0 && (reinterpret_cast<uintptr_t>(dp) & 3u) == 0) ? 1 : 0;
+    int pair_stores = n % 2 == 0 && all_aligned({dp, tp.bias, tp.residual}, 4) ? 1 : 0;
+    const void* bias = tp.bias;
+    const void* residual = tp.residual;
     const int64_t units = tile_count(call, t) * splits;
     const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sms));
     launch_ex(fns_[tile]->get(device), device,
               {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
-               &k, &pair_stores, &splits, &partials, &counters});
+               &k, &pair_stores, &splits, &partials, &counters, &bias, &residual});
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;
@@ -237,14 +262,20 @@ class GemmSm90WsCuda final : public GemmKernel {
   std::atomic<int> last_splits_{1};
 };
 
-const StaticKernelRegistration<GemmSm90WsCuda> kRegistration("GemmFwdOp", "gemm_sm90_ws");
+const StaticGemmRegistration<GemmSm90WsCuda> kRegistration("gemm_sm90_ws");
 const bool kVariants = [] {
   register_cuda_variants("gemm_sm90_ws", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
-          for (const WsTile& t : kTiles) v.push_back(ws_spec(d, ta, tb, t).source());
+          for (const WsTile& t : kTiles) {
+            v.push_back(ws_spec(d, ta, tb, t, -1).source());
+            // Gated calls are a linear layer's (trans_a=false, trans_b=true).
+            if (!ta && tb) {
+              for (int act = 0; act < 3; ++act) v.push_back(ws_spec(d, ta, tb, t, act).source());
+            }
+          }
         }
       }
     }

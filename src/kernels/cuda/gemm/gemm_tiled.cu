@@ -1,7 +1,14 @@
-// A simple correct GEMM: d[m, n] = sum_k a[m, k] * b[k, n] with BMxBN output tiles, a BK-deep
-// k-step through shared memory and a TMxTN micro-tile per thread, fp32 accumulation in ascending
-// k (so every tile configuration gives the same result). a is [M,K] ([K,M] when TRANS_A), b is
-// [N,K] when TRANS_B else [K,N]. Prelude: T, TRANS_A, TRANS_B, BM, BN, BK, TM, TN.
+// A simple correct GEMM on CUDA cores: d[m, n] = sum_k a[m, k] * b[k, n] with BMxBN output tiles,
+// a BK-deep k-step through shared memory and a TMxTN micro-tile per thread, fp32 accumulation in
+// ascending k (so every tile configuration gives the same result). a is [M,K] ([K,M] when
+// TRANS_A), b is [N,K] when TRANS_B else [K,N]; a gated call (act >= 0) reads 2N columns of b
+// (gate, then up) and runs the k loop once per half. Prelude: T, TRANS_A, TRANS_B, BM, BN, BK,
+// TM, TN.
+#include "device/numeric.cuh"
+#include "gemm/gemm_tail.cuh"
+
+using namespace tileops::dev;
+
 constexpr int THREADS_N = BN / TN;
 constexpr int THREADS = (BM / TM) * THREADS_N;
 
@@ -9,20 +16,22 @@ __device__ __forceinline__ float load_a(const T* a, i64 M, i64 K, i64 row, i64 c
   if (row >= M || col >= K) return 0.0f;
   return TRANS_A ? to_float(a[col * M + row]) : to_float(a[row * K + col]);
 }
-__device__ __forceinline__ float load_b(const T* b, i64 N, i64 K, i64 kk, i64 col) {
+// Column col (< N) of op(b) starting at column `first` of b's ldb columns.
+__device__ __forceinline__ float load_b(const T* b, i64 N, i64 K, i64 ldb, i64 first, i64 kk,
+                                        i64 col) {
   if (kk >= K || col >= N) return 0.0f;
-  return TRANS_B ? to_float(b[col * K + kk]) : to_float(b[kk * N + col]);
+  return TRANS_B ? to_float(b[(first + col) * K + kk]) : to_float(b[kk * ldb + first + col]);
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) gemm_tiled_kernel(const T* __restrict__ a,
-                                                                        const T* __restrict__ b,
-                                                                        T* __restrict__ d, i64 M,
-                                                                        i64 N, i64 K) {
-  __shared__ float as[BK][BM + 1];
-  __shared__ float bs[BK][BN + 1];
-  const i64 m0 = (i64)blockIdx.y * BM, n0 = (i64)blockIdx.x * BN;
+// The tile's sums over K of op(a) rows and op(b) columns [first + n0, first + n0 + BN).
+__device__ __forceinline__ void tile_sums(const T* a, const T* b, i64 M, i64 N, i64 K, i64 ldb,
+                                          i64 first, i64 m0, i64 n0, float (*as)[BM + 1],
+                                          float (*bs)[BN + 1], float (&acc)[TM][TN]) {
   const int tx = threadIdx.x % THREADS_N, ty = threadIdx.x / THREADS_N;
-  float acc[TM][TN] = {};
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
   for (i64 k0 = 0; k0 < K; k0 += BK) {
     for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
       const int r = e / BK, c = e % BK;
@@ -30,7 +39,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tiled_kernel(const T*
     }
     for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
       const int r = e / BN, c = e % BN;
-      bs[r][c] = load_b(b, N, K, k0 + r, n0 + c);
+      bs[r][c] = load_b(b, N, K, ldb, first, k0 + r, n0 + c);
     }
     __syncthreads();
 #pragma unroll
@@ -47,6 +56,26 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tiled_kernel(const T*
     }
     __syncthreads();
   }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+    gemm_tiled_kernel(const T* __restrict__ a, const T* __restrict__ b, T* d, i64 M, i64 N, i64 K,
+                      int act, const T* bias, const T* residual) {
+  __shared__ float as[BK][BM + 1];
+  __shared__ float bs[BK][BN + 1];
+  const i64 m0 = (i64)blockIdx.y * BM, n0 = (i64)blockIdx.x * BN;
+  const int tx = threadIdx.x % THREADS_N, ty = threadIdx.x / THREADS_N;
+  const i64 ldb = act >= 0 ? 2 * N : N;
+  float acc[TM][TN], up[TM][TN];
+  if (act >= 0) {
+    tile_sums(a, b, M, N, K, ldb, N, m0, n0, as, bs, acc);
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j) up[i][j] = acc[i][j];
+  }
+  tile_sums(a, b, M, N, K, ldb, 0, m0, n0, as, bs, acc);
+  const GemmTailArgs<T> tail{bias, residual};
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const i64 row = m0 + ty * TM + i;
@@ -54,7 +83,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) gemm_tiled_kernel(const T*
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
       const i64 col = n0 + tx * TN + j;
-      if (col < N) d[row * N + col] = from_float<T>(acc[i][j]);
+      if (col < N) {
+        d[row * N + col] =
+            from_float<T>(gemm_tail(tail, act, acc[i][j], act >= 0 ? up[i][j] : 0.0f, row, col, N));
+      }
     }
   }
 }

@@ -1,12 +1,16 @@
-// GemmFwdOp on CUDA: a simple tiled kernel (correct for every shape and transpose; a fast
-// Hopper GEMM is later work). General, so a specialised kernel added later outranks it. Its tile
-// configurations are tuning candidates (docs/design/tuning.md).
+// The "gemm" interface on CUDA cores: a simple tiled kernel, correct for every shape, transpose,
+// dtype and tail (the fallback dispatch names for what the tensor-core kernels refuse). General,
+// so a specialised kernel outranks it. Its tile configurations are tuning candidates
+// (docs/design/tuning.md).
 #include <array>
 
 #include <fmt/format.h>
 
+#include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
+#include "kernels/cuda/host/kernel_spec.hpp"
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -28,14 +32,13 @@ constexpr std::array<GemmTile, 6> kTiles{{{64, 64, 16, 4, 4},
 constexpr int kDefaultTile = 0;
 constexpr unsigned kThreads = 256;
 
-KernelSource gemm_source(DType dtype, bool trans_a, bool trans_b, const GemmTile& t) {
-  return specialise(
-      fmt::format("gemm_tiled_{}_{}{}_{}x{}x{}_{}x{}", cuda_type(dtype), trans_a ? 't' : 'n',
-                  trans_b ? 't' : 'n', t.bm, t.bn, t.bk, t.tm, t.tn),
-      "gemm/gemm_tiled.cu",
-      fmt::format("typedef {} T;\nconstexpr bool TRANS_A = {};\nconstexpr bool TRANS_B = {};\n"
-                  "constexpr int BM = {}, BN = {}, BK = {}, TM = {}, TN = {};",
-                  cuda_type(dtype), trans_a, trans_b, t.bm, t.bn, t.bk, t.tm, t.tn));
+KernelSpec tiled_spec(DType dtype, bool trans_a, bool trans_b, const GemmTile& t) {
+  return KernelSpec(
+      "gemm/gemm_tiled.cu", "gemm_tiled_kernel",
+      {KernelConstant::type_of("T", dev_type(dtype)), KernelConstant::boolean("TRANS_A", trans_a),
+       KernelConstant::boolean("TRANS_B", trans_b), KernelConstant::integer("BM", t.bm),
+       KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", t.bk),
+       KernelConstant::integer("TM", t.tm), KernelConstant::integer("TN", t.tn)});
 }
 
 std::vector<std::string> tile_names() {
@@ -52,8 +55,7 @@ class GemmTiledCuda final : public GemmKernel {
 
   GemmTiledCuda(DType dtype, bool ta, bool tb) : tuner_("gemm_tiled_cuda", tile_names()) {
     for (const GemmTile& t : kTiles) {
-      fns_.push_back(
-          std::make_unique<CudaFunction>(gemm_source(dtype, ta, tb, t), "gemm_tiled_kernel"));
+      fns_.push_back(std::make_unique<CudaFunction>(tiled_spec(dtype, ta, tb, t)));
     }
   }
 
@@ -65,11 +67,12 @@ class GemmTiledCuda final : public GemmKernel {
   }
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const Tensor& /*workspace*/) override {
+           const GemmTail& tail, const Tensor& /*workspace*/) override {
     const int device = device_of(a);
-    const int tile = tuner_.tuned() ? tuned_tile(call, device, a, b, d) : kDefaultTile;
+    const TailPointers tp = tail_pointers(call, tail);
+    const int tile = tuner_.tuned() ? tuned_tile(call, device, a, b, d, tp) : kDefaultTile;
     last_tile_.store(tile, std::memory_order_relaxed);
-    enqueue(tile, call, device, a.data(), b.data(), d.data());
+    enqueue(tile, call, device, a.data(), b.data(), d.data(), tp);
   }
 
   std::string config() const override {
@@ -79,20 +82,25 @@ class GemmTiledCuda final : public GemmKernel {
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
 
  private:
-  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp,
-               void* dp) {
+  void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
+               const TailPointers& tp) {
+    if (call.m == 0 || call.n == 0) return;
     const GemmTile& t = kTiles[tile];
     int64_t m = call.m, n = call.n, k = call.k;
+    int act = call.gated ? static_cast<int>(call.activation) : -1;
+    const void* bias = tp.bias;
+    const void* residual = tp.residual;
     launch(fns_[tile]->get(device), device, static_cast<unsigned>((n + t.bn - 1) / t.bn),
-           static_cast<unsigned>((m + t.bm - 1) / t.bm), kThreads, 0, {&ap, &bp, &dp, &m, &n, &k});
+           static_cast<unsigned>((m + t.bm - 1) / t.bm), kThreads, 0,
+           {&ap, &bp, &dp, &m, &n, &k, &act, &bias, &residual});
   }
 
   int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,
-                 const Tensor& d) {
+                 const Tensor& d, const TailPointers& tp) {
     return choose_gemm_candidate(
         tuner_, "gemm_tiled_cuda", call, kDefaultTile, a, b, d, 0,
-        [this, call, device](int c, const void* ap, const void* bp, void* dp, void*) {
-          enqueue(c, call, device, ap, bp, dp);
+        [this, call, device, tp](int c, const void* ap, const void* bp, void* dp, void*) {
+          enqueue(c, call, device, ap, bp, dp, tp);
         });
   }
 
@@ -101,14 +109,14 @@ class GemmTiledCuda final : public GemmKernel {
   std::atomic<int> last_tile_{kDefaultTile};
 };
 
-const StaticKernelRegistration<GemmTiledCuda> kRegistration("GemmFwdOp", "gemm_tiled_cuda");
+const StaticGemmRegistration<GemmTiledCuda> kRegistration("gemm_tiled_cuda");
 const bool kVariants = [] {
   register_cuda_variants("gemm_tiled", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
-          for (const GemmTile& t : kTiles) v.push_back(gemm_source(d, ta, tb, t));
+          for (const GemmTile& t : kTiles) v.push_back(tiled_spec(d, ta, tb, t).source());
         }
       }
     }

@@ -12,13 +12,22 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
                           int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
                           int64_t workspace_bytes, const GemmEnqueue& enqueue) {
   const int device = device_of(a);
-  const tuning::SpecKey key{
-      static_cast<int64_t>(call.dtype), call.m, call.n, call.k, call.trans_a, call.trans_b};
+  // A gated call runs other tiles (half as many output columns a tile), so it is its own spec;
+  // bias and residual do not move the choice.
+  const int64_t gate = call.gated ? 1 + static_cast<int64_t>(call.activation) : 0;
+  const tuning::SpecKey key{static_cast<int64_t>(call.dtype) + 16 * gate,
+                            call.m,
+                            call.n,
+                            call.k,
+                            call.trans_a,
+                            call.trans_b};
   return tuner.choose(key, fallback, [&] {
     tuning::SettleInputs settle;
     settle.board = device_name(device);  // the board model the store keys by
-    settle.spec = fmt::format("{} m={} n={} k={} {}{}", dtype_name(call.dtype), call.m, call.n,
-                              call.k, call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n');
+    settle.spec = fmt::format(
+        "{} m={} n={} k={} {}{}{}", dtype_name(call.dtype), call.m, call.n, call.k,
+        call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n',
+        call.gated ? std::string(" ") + std::string(interface_name(call.activation)) : "");
     settle.make_trial = [&]() -> std::unique_ptr<tuning::TuningTrial> {
       require_not_capturing(device, kernel);
       const Tensor scratch = workspace_bytes > 0

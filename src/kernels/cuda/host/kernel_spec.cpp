@@ -101,4 +101,17 @@ int64_t KernelSpec::integer(std::string_view name) const {
   throw ContractError(fmt::format("kernel {} has no integer constant {}", entry_, name));
 }
 
+std::string dev_type(DType dtype) {
+  switch (dtype) {
+    case DType::kBFloat16:
+      return "bf16";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kFloat32:
+      return "f32";
+    default:
+      throw ContractError(fmt::format("no device-library type for dtype {}", dtype_name(dtype)));
+  }
+}
+
 }  // namespace tileops::cuda

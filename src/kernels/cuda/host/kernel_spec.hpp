@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/cuda/kernel_cache.hpp"
+#include "tileops/core/dtype.hpp"
 
 namespace tileops::cuda {
 
@@ -55,6 +56,9 @@ class KernelSpec {
   std::string entry_;
   std::vector<KernelConstant> constants_;
 };
+
+// The device library's name of a float dtype ("f32", "f16", "bf16"), for KernelConstant::type_of.
+std::string dev_type(DType dtype);
 
 // The embedded headers `text` includes with #include "...", directly or through each other.
 std::vector<NamedHeader> included_headers(const std::string& text);
