@@ -86,6 +86,11 @@ def torch_program(case):
         a, b = make(shapes[0], dt), make(shapes[1], dt)
         ta, tb = p["trans_a"], p["trans_b"]
         return (lambda a, b: torch.matmul(a.t() if ta else a, b.t() if tb else b)), (a, b)
+    if op == "BmmFwdOp":
+        a, b = make(shapes[0], dt), make(shapes[1], dt)
+        ta, tb = p["trans_a"], p["trans_b"]
+        return (lambda a, b: torch.bmm(a.transpose(1, 2) if ta else a,
+                                       b.transpose(1, 2) if tb else b)), (a, b)
     if op == "LinearFwdOp":
         x, w = make(shapes[0], dt), make(shapes[1], dt)
         b = make(shapes[2], dt) if shapes[2] else None

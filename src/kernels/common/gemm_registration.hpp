@@ -9,7 +9,8 @@
 namespace tileops {
 
 // The ops whose forward calls a GemmKernel.
-inline constexpr const char* kGemmInterfaceOps[] = {"GemmFwdOp", "LinearFwdOp", "GatedLinearFwdOp"};
+inline constexpr const char* kGemmInterfaceOps[] = {"GemmFwdOp", "BmmFwdOp", "LinearFwdOp",
+                                                    "GatedLinearFwdOp"};
 
 template <typename Impl>
 struct StaticGemmRegistration {

@@ -109,7 +109,7 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
 
 void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                std::initializer_list<void*> args) {
-  if (g.grid_x == 0 || g.grid_y == 0) return;
+  if (g.grid_x == 0 || g.grid_y == 0 || g.grid_z == 0) return;
   if (g.smem > 48 * 1024) {
     check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(g.smem)),
           "cuFuncSetAttribute");
@@ -119,7 +119,7 @@ void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
   cluster.value.cluster_dim = {g.cluster_x, 1, 1};
   LaunchConfig config{g.grid_x,
                       g.grid_y,
-                      1,
+                      g.grid_z,
                       g.block,
                       1,
                       1,

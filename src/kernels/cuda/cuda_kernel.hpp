@@ -69,6 +69,7 @@ struct LaunchGeometry {
   unsigned block = 128;
   unsigned smem = 0;
   unsigned cluster_x = 1;
+  unsigned grid_z = 1;
 };
 void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                std::initializer_list<void*> args);

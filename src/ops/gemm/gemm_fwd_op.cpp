@@ -13,14 +13,15 @@ const OpDecl& GemmFwdOp::decl() {
 void GemmFwdOp::forward(const Tensor& a, const Tensor& b, Tensor& d) {
   const bool trans_a = params().trans_a;
   const bool trans_b = params().trans_b;
-  const GemmCall call{{a.device()},
-                      a.dtype(),
-                      d.size(0),
-                      d.size(1),
-                      trans_a ? a.size(0) : a.size(1),
-                      trans_a,
-                      trans_b,
-                      starts_on_16_bytes(a) && starts_on_16_bytes(b)};
+  GemmCall call;
+  call.device = a.device();
+  call.dtype = a.dtype();
+  call.m = d.size(0);
+  call.n = d.size(1);
+  call.k = trans_a ? a.size(0) : a.size(1);
+  call.trans_a = trans_a;
+  call.trans_b = trans_b;
+  call.aligned16 = starts_on_16_bytes(a) && starts_on_16_bytes(b);
   run_gemm(kernel_for<GemmKernel>(call), call, a, b, d, {});
 }
 

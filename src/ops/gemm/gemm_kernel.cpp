@@ -8,6 +8,7 @@ std::string GemmCall::describe() const {
                   describe_field("dtype", dtype), describe_field("m", m), describe_field("n", n),
                   describe_field("k", k), describe_field("trans_a", trans_a),
                   describe_field("trans_b", trans_b), describe_field("aligned16", aligned16));
+  if (batch != 1) s += fmt::format(", batch={}", batch);
   if (gated) s += ", gated=" + std::string(interface_name(activation));
   if (bias) s += ", bias=true";
   if (residual) s += ", residual=true";

@@ -12,6 +12,7 @@ namespace tileops {
 
 struct GemmCall : CallSpec {
   DType dtype = DType::kFloat32;
+  int64_t batch = 1;  // problems; a, b, d and residual hold one after another, contiguous
   int64_t m = 0;
   int64_t n = 0;  // columns of d
   int64_t k = 0;
@@ -32,22 +33,23 @@ struct GemmCall : CallSpec {
   int64_t b_columns() const { return gated ? 2 * n : n; }
   friend bool operator==(const GemmCall&, const GemmCall&) = default;
   size_t hash() const {
-    return CallHasher::of(device, dtype, m, n, k, trans_a, trans_b, aligned16, gated,
+    return CallHasher::of(device, dtype, batch, m, n, k, trans_a, trans_b, aligned16, gated,
                           static_cast<int>(activation), bias, residual);
   }
   std::string describe() const;
 };
 
-// The tensors of the tail: bias is [n] and residual [m, n] (contiguous, the dtype of d) when the
-// call asks for them, undefined otherwise. residual may be d itself.
+// The tensors of the tail: bias is [n] (shared by every problem of a batch) and residual
+// [batch, m, n] (contiguous, the dtype of d) when the call asks for them, undefined otherwise.
+// residual may be d itself.
 struct GemmTail {
   Tensor bias;
   Tensor residual;
 };
 
-// Interface "gemm": a, b and d are contiguous; a is [m, k] ([k, m] when trans_a), b is
-// [b_columns, k] when trans_b ([k, b_columns] otherwise) and d is [m, n]. An implementation
-// that does not fuse some tail refuses calls that ask for it.
+// Interface "gemm": a, b and d are contiguous; per problem of the batch, a is [m, k] ([k, m] when
+// trans_a), b is [b_columns, k] when trans_b ([k, b_columns] otherwise) and d is [m, n]. An
+// implementation that does not fuse some tail refuses calls that ask for it.
 class GemmKernel : public KernelInterface<GemmKernel, GemmCall> {
  public:
   static constexpr std::string_view kName = "gemm";

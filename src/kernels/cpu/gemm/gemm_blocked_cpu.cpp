@@ -125,21 +125,27 @@ void gemm_blocked(const GemmCall& call, const TileConfig& cfg, const T* a, const
   const int64_t bk = std::max<int64_t>(1, std::min(cfg.bk, k));
   const int64_t tiles_m = (m + cfg.bm - 1) / cfg.bm;
   const int64_t tiles_n = (n + cfg.bn - 1) / cfg.bn;
-  parallel_for(tiles_m * tiles_n, 1, [&](int64_t begin, int64_t end) {
+  const int64_t tiles = tiles_m * tiles_n;
+  const int64_t a_size = m * k, b_size = call.b_columns() * k;
+  parallel_for(call.batch * tiles, 1, [&](int64_t begin, int64_t end) {
     std::vector<float> a_pack(static_cast<size_t>(cfg.bm * bk));
     std::vector<float> b_pack(static_cast<size_t>(cfg.bn * bk));
     std::vector<float> tile(static_cast<size_t>(cfg.bm * cfg.bn));
     std::vector<float> up(call.gated ? tile.size() : 0);
-    for (int64_t t = begin; t < end; ++t) {
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t p = u / tiles, t = u % tiles;  // problem, tile
+      const T* ap = a + p * a_size;
+      const T* bp = b + p * b_size;
+      const GemmTailStore<T> store = out.for_problem(p);
       const int64_t i0 = t / tiles_n * cfg.bm, j0 = t % tiles_n * cfg.bn;
       const int64_t mb = std::min(cfg.bm, m - i0), nb = std::min(cfg.bn, n - j0);
-      tile_sums(call, cfg, a, b, i0, j0, mb, nb, a_pack.data(), b_pack.data(), tile.data());
+      tile_sums(call, cfg, ap, bp, i0, j0, mb, nb, a_pack.data(), b_pack.data(), tile.data());
       if (call.gated) {
-        tile_sums(call, cfg, a, b, i0, n + j0, mb, nb, a_pack.data(), b_pack.data(), up.data());
+        tile_sums(call, cfg, ap, bp, i0, n + j0, mb, nb, a_pack.data(), b_pack.data(), up.data());
       }
       for (int64_t i = 0; i < mb; ++i) {
-        out.row(i0 + i, j0, nb, tile.data() + i * cfg.bn,
-                call.gated ? up.data() + i * cfg.bn : nullptr);
+        store.row(i0 + i, j0, nb, tile.data() + i * cfg.bn,
+                  call.gated ? up.data() + i * cfg.bn : nullptr);
       }
     }
   });
@@ -154,8 +160,9 @@ class GemmBlockedCpuKernel final : public GemmKernel {
   // One entry per problem: tuning times candidates on the entry's own shape.
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     return {
-        fmt::format("{},m={},n={},k={},trans_a={},trans_b={},gated={}", dtype_name(call.dtype),
-                    call.m, call.n, call.k, call.trans_a, call.trans_b, call.gated),
+        fmt::format("{},batch={},m={},n={},k={},trans_a={},trans_b={},gated={}",
+                    dtype_name(call.dtype), call.batch, call.m, call.n, call.k, call.trans_a,
+                    call.trans_b, call.gated),
         [call] { return std::unique_ptr<Kernel>(std::make_unique<GemmBlockedCpuKernel>(call)); }};
   }
 
@@ -208,8 +215,9 @@ class GemmBlockedCpuKernel final : public GemmKernel {
     // The bias and residual do not change which tiling is fastest; the gated second pass does.
     GemmCall bare = call_;
     bare.bias = bare.residual = false;
-    const std::vector<T> a = random(call_.m * call_.k), b = random(call_.b_columns() * call_.k);
-    std::vector<T> first(static_cast<size_t>(call_.m * call_.n));
+    const std::vector<T> a = random(call_.batch * call_.m * call_.k);
+    const std::vector<T> b = random(call_.batch * call_.b_columns() * call_.k);
+    std::vector<T> first(static_cast<size_t>(call_.batch * call_.m * call_.n));
     std::vector<T> out(first.size());
     const GemmTailStore<T> out_store(bare, {}, out.data());
     int best = -1;

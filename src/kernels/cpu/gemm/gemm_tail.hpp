@@ -17,6 +17,15 @@ class GemmTailStore {
         residual_(call.residual ? tail.residual.data_as<const T>() : nullptr),
         d_(d) {}
 
+  // The store of problem p of a batched call.
+  GemmTailStore for_problem(int64_t p) const {
+    GemmTailStore s = *this;
+    const int64_t offset = p * call_.m * call_.n;
+    if (s.residual_ != nullptr) s.residual_ += offset;
+    s.d_ += offset;
+    return s;
+  }
+
   // Stores d[i, j0 + c] for c in [0, count) from the sums of those output columns (gate sums
   // when gated, with the up sums in `up`; up is ignored otherwise).
   void row(int64_t i, int64_t j0, int64_t count, const float* sums, const float* up) const {

@@ -110,8 +110,13 @@ class GemvCpuKernel final : public GemmKernel {
            const GemmTail& tail, const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
-      gemv<T>(call, a.data_as<const T>(), b.data_as<const T>(),
-              GemmTailStore<T>(call, tail, d.data_as<T>()));
+      const GemmTailStore<T> store(call, tail, d.data_as<T>());
+      const T* ap = a.data_as<const T>();
+      const T* bp = b.data_as<const T>();
+      for (int64_t p = 0; p < call.batch; ++p) {
+        gemv<T>(call, ap + p * call.m * call.k, bp + p * call.b_columns() * call.k,
+                store.for_problem(p));
+      }
     });
   }
 };

@@ -25,9 +25,15 @@ constexpr int OUT_ROWS = GATED ? 8 : 16;  // output columns a block covers
 constexpr int CHUNK = 32;  // k per warp step: 4 lanes x 8 elements
 
 extern "C" __global__ void __launch_bounds__(WARPS * 32, 1)
-    gemm_skinny_kernel(const T* __restrict__ x, const T* __restrict__ w, T* d, int M, int N, int K,
-                       const T* bias, const T* residual) {
+    gemm_skinny_kernel(const T* __restrict__ x_batch, const T* __restrict__ w_batch, T* d_batch,
+                       int M, int N, int K, const T* bias, const T* residual_batch, i64 batch) {
   __shared__ float partial[WARPS][ROWS][MT * 8];
+  // Problem p of the batch: x [M, K], w [N (2N gated), K], d and residual [M, N].
+  for (i64 p = blockIdx.y; p < batch; p += gridDim.y) {
+  const T* x = x_batch + p * M * K;
+  const T* w = w_batch + p * (GATED ? 2 : 1) * static_cast<i64>(N) * K;
+  T* d = d_batch + p * M * N;
+  const T* residual = residual_batch != nullptr ? residual_batch + p * M * N : nullptr;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int g = lane / 4, t = lane % 4;
   const int n0 = blockIdx.x * OUT_ROWS;
@@ -106,5 +112,7 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32, 1)
       if (GATED) up += partial[v][r + 8][m];
     }
     d[static_cast<i64>(m) * N + n0 + r] = from_float<T>(gemm_tail(tail, GATED_ACT, s, up, m, n0 + r, N));
+  }
+  __syncthreads();  // partial is rewritten by the next problem
   }
 }

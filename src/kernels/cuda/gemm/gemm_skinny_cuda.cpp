@@ -71,7 +71,7 @@ class GemmSkinnyCuda final : public GemmKernel {
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
            const GemmTail& tail, const Tensor& /*workspace*/) override {
-    if (call.m == 0 || call.n == 0) return;
+    if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const int device = device_of(a);
     const void* ap = a.data();
     const void* bp = b.data();
@@ -79,8 +79,10 @@ class GemmSkinnyCuda final : public GemmKernel {
     const void* bias = call.bias ? tail.bias.data() : nullptr;
     const void* residual = call.residual ? tail.residual.data() : nullptr;
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-    launch(fn_.get(device), device, static_cast<unsigned>((n + out_rows_ - 1) / out_rows_), 1,
-           kWarps * 32, 0, {&ap, &bp, &dp, &m, &n, &k, &bias, &residual});
+    int64_t batch = call.batch;
+    launch(fn_.get(device), device, static_cast<unsigned>((n + out_rows_ - 1) / out_rows_),
+           static_cast<unsigned>(std::min<int64_t>(batch, 65535)), kWarps * 32, 0,
+           {&ap, &bp, &dp, &m, &n, &k, &bias, &residual, &batch});
   }
 
   std::string config() const override {

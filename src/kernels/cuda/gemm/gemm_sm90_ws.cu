@@ -8,6 +8,9 @@
 // tile-rows (scheduler.cuh). Edges need no special code: TMA reads out-of-bounds elements as
 // zero and the epilogue checks its rows and columns.
 //
+// A batch of problems (a, b, d one after another) is one walk over every problem's tiles; the TMA
+// maps are 3-D, the problem their third coordinate.
+//
 // Split-K (splits > 1, for grids that would leave SMs idle): each unit writes its fp32 partial
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
 // zeroed before the launch); the last to arrive sums the partials in split order and stores.
@@ -45,25 +48,30 @@ static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
 static_assert(BN % 64 == 0, "B tiles are whole 64-element boxes");
 static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0), "gated tiles stack two K-major row boxes");
 
-// n0 is the tile's first output column; up_row0 (gated) the row of B holding its first up row.
+// Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
+// (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
-                                           unsigned char* a, unsigned char* b, u64* full, int m0,
-                                           int n0, int up_row0, int k0) {
+                                           unsigned char* a, unsigned char* b, u64* full, int p,
+                                           int m0, int n0, int up_row0, int k0) {
   mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
   if (A_K_MAJOR) {
-    tma_load_2d(a, map_a, full, k0, m0);
+    tma_load_3d(a, map_a, full, k0, m0, p);
   } else {
 #pragma unroll
-    for (int j = 0; j < BM / 64; ++j) tma_load_2d(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0);
+    for (int j = 0; j < BM / 64; ++j) {
+      tma_load_3d(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0, p);
+    }
   }
   if (GATED) {
-    tma_load_2d(b, map_b, full, k0, n0);
-    tma_load_2d(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0);
+    tma_load_3d(b, map_b, full, k0, n0, p);
+    tma_load_3d(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p);
   } else if (B_K_MAJOR) {
-    tma_load_2d(b, map_b, full, k0, n0);
+    tma_load_3d(b, map_b, full, k0, n0, p);
   } else {
 #pragma unroll
-    for (int j = 0; j < BN / 64; ++j) tma_load_2d(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0);
+    for (int j = 0; j < BN / 64; ++j) {
+      tma_load_3d(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p);
+    }
   }
 }
 
@@ -107,7 +115,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
                         const __grid_constant__ TensorMap map_b, T* d, int M, int N, int K,
                         int pair_stores, int splits, float* partials, int* counters, const T* bias,
-                        const T* residual) {
+                        const T* residual, int batch) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -128,9 +136,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   }
   __syncthreads();
 
+  // Work unit -> (tile of the whole batch, split); tile -> (problem, tile of the problem).
   const GroupedTiles tiles(M, N, BM, OUT_BN, GROUP_M);
   const SplitK split_k{splits, ceil_div(K, BK)};
-  const int units = tiles.count() * splits;
+  const int units = batch * tiles.count() * splits;
   const int wg = warpgroup_index();
 
   if (wg == 0) {  // producer
@@ -141,11 +150,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       for (int u = blockIdx.x; u < units; u += gridDim.x) {
         int tile, split, tm, tn;
         split_k.unit(u, tile, split);
-        tiles.coords(tile, tm, tn);
+        const int p = tile / tiles.count();
+        tiles.coords(tile % tiles.count(), tm, tn);
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], tm * BM, tn * OUT_BN, N + tn * OUT_BN, kt * BK);
+                     &full[stage], p, tm * BM, tn * OUT_BN, N + tn * OUT_BN, kt * BK);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -165,7 +175,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     int tile, split, tm, tn;
     split_k.unit(u, tile, split);
-    tiles.coords(tile, tm, tn);
+    const int p = tile / tiles.count();
+    tiles.coords(tile % tiles.count(), tm, tn);
 #pragma unroll
     for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
     fence_accumulators(acc);
@@ -195,9 +206,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
 
     const int row0 = tm * BM + consumer * 64, col0 = tn * OUT_BN;
-    const GemmTailArgs<T> tail{bias, residual};
+    const i64 problem_offset = static_cast<i64>(p) * M * N;
+    T* const d_p = d + problem_offset;
+    const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
     if (splits == 1) {
-      store_rows(acc, d, tail, M, N, row0, col0, pair_stores);
+      store_rows(acc, d_p, tail, M, N, row0, col0, pair_stores);
       continue;
     }
     const int slot = tile * CONSUMERS + consumer;
@@ -232,6 +245,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       acc[4 * q + 2] = sum.z;
       acc[4 * q + 3] = sum.w;
     }
-    store_rows(acc, d, tail, M, N, row0, col0, pair_stores);
+    store_rows(acc, d_p, tail, M, N, row0, col0, pair_stores);
   }
 }

@@ -58,9 +58,10 @@ int out_columns(const GemmCall& call, const WsTile& t) {
   return call.gated ? t.bn / 2 : t.bn;
 }
 
+// Output tiles of the whole batch.
 int64_t tile_count(const GemmCall& call, const WsTile& t) {
   const int bn = out_columns(call, t);
-  return ((call.m + t.bm - 1) / t.bm) * ((call.n + bn - 1) / bn);
+  return call.batch * ((call.m + t.bm - 1) / t.bm) * ((call.n + bn - 1) / bn);
 }
 
 // Split-K costs a counter reset, a partial-tile round trip through L2 and a wait for the slowest
@@ -111,15 +112,17 @@ int default_tile(const GemmCall& call, int sms) {
   return best;
 }
 
-// A as the kernel reads it: [M, K] (K-major) or [K, M]; B: [N, K] (K-major) or [K, N].
+// A as the kernel reads it: [M, K] (K-major) or [K, M]; B: [N, K] (K-major) or [K, N]; each
+// the batch's matrices one after another.
+MatrixView batched(const GemmCall& c, const void* p, uint64_t rows, uint64_t cols) {
+  return {p, c.dtype, rows, cols, cols, uint64_t(c.batch), rows * cols};
+}
 MatrixView view_a(const GemmCall& c, const void* p) {
-  return c.trans_a ? MatrixView{p, c.dtype, uint64_t(c.k), uint64_t(c.m), uint64_t(c.m)}
-                   : MatrixView{p, c.dtype, uint64_t(c.m), uint64_t(c.k), uint64_t(c.k)};
+  return c.trans_a ? batched(c, p, c.k, c.m) : batched(c, p, c.m, c.k);
 }
 MatrixView view_b(const GemmCall& c, const void* p) {
   const uint64_t cols = uint64_t(c.b_columns());
-  return c.trans_b ? MatrixView{p, c.dtype, cols, uint64_t(c.k), uint64_t(c.k)}
-                   : MatrixView{p, c.dtype, uint64_t(c.k), cols, cols};
+  return c.trans_b ? batched(c, p, cols, c.k) : batched(c, p, c.k, cols);
 }
 
 int gated_code(const GemmCall& call) {
@@ -142,6 +145,11 @@ class GemmSm90WsCuda final : public GemmKernel {
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
     if (call.gated && !call.trans_b) {
       return std::string("a gated call needs b as [2n, k] (trans_b=true)");
+    }
+    // Work units (tiles of the batch, times splits) are counted in 32-bit ints.
+    if (call.batch * ((call.m + 63) / 64) * ((call.b_columns() + 63) / 64) * 16 >=
+        (int64_t{1} << 31)) {
+      return std::string("the batch has 2^31 or more work units");
     }
     if (call.m >= (int64_t{1} << 31) || call.b_columns() >= (int64_t{1} << 31) ||
         call.k >= (int64_t{1} << 31)) {
@@ -218,7 +226,7 @@ class GemmSm90WsCuda final : public GemmKernel {
  private:
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
                void* wp, const TailPointers& tp) {
-    if (call.m == 0 || call.n == 0) return;
+    if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const WsTile& t = kTiles[tile];
     const int sms = sm_count(device);
     int splits = splits_for(call, t, sms);
@@ -237,23 +245,25 @@ class GemmSm90WsCuda final : public GemmKernel {
             "cuMemsetD8Async");
     }
     last_splits_.store(splits, std::memory_order_relaxed);
-    const TensorMapBits map_a = call.trans_a ? encode_tensor_map_sw128(view_a(call, ap), kBK, 64)
-                                             : encode_tensor_map_sw128(view_a(call, ap), t.bm, kBK);
+    const TensorMapBits map_a = call.trans_a
+                                    ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)
+                                    : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm, kBK);
     // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows.
     const int b_box_rows = call.gated ? t.bn / 2 : t.bn;
-    const TensorMapBits map_b = call.trans_b
-                                    ? encode_tensor_map_sw128(view_b(call, bp), b_box_rows, kBK)
-                                    : encode_tensor_map_sw128(view_b(call, bp), kBK, 64);
+    const TensorMapBits map_b =
+        call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBK)
+                     : encode_tensor_map_sw128_batched(view_b(call, bp), kBK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int pair_stores = n % 2 == 0 && all_aligned({dp, tp.bias, tp.residual}, 4) ? 1 : 0;
     const void* bias = tp.bias;
     const void* residual = tp.residual;
+    int batch = static_cast<int>(call.batch);
     const int64_t units = tile_count(call, t) * splits;
     const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sms));
     launch_ex(fns_[tile]->get(device), device,
               {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
-               &k, &pair_stores, &splits, &partials, &counters, &bias, &residual});
+               &k, &pair_stores, &splits, &partials, &counters, &bias, &residual, &batch});
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;

@@ -2,8 +2,8 @@
 // a BK-deep k-step through shared memory and a TMxTN micro-tile per thread, fp32 accumulation in
 // ascending k (so every tile configuration gives the same result). a is [M,K] ([K,M] when
 // TRANS_A), b is [N,K] when TRANS_B else [K,N]; a gated call (act >= 0) reads 2N columns of b
-// (gate, then up) and runs the k loop once per half. Prelude: T, TRANS_A, TRANS_B, BM, BN, BK,
-// TM, TN.
+// (gate, then up) and runs the k loop once per half. The batch's problems are walked by
+// blockIdx.z. Prelude: T, TRANS_A, TRANS_B, BM, BN, BK, TM, TN.
 #include "device/numeric.cuh"
 #include "gemm/gemm_tail.cuh"
 
@@ -59,13 +59,19 @@ __device__ __forceinline__ void tile_sums(const T* a, const T* b, i64 M, i64 N, 
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-    gemm_tiled_kernel(const T* __restrict__ a, const T* __restrict__ b, T* d, i64 M, i64 N, i64 K,
-                      int act, const T* bias, const T* residual) {
+    gemm_tiled_kernel(const T* __restrict__ a_batch, const T* __restrict__ b_batch, T* d_batch,
+                      i64 M, i64 N, i64 K, int act, const T* bias, const T* residual_batch,
+                      i64 batch) {
   __shared__ float as[BK][BM + 1];
   __shared__ float bs[BK][BN + 1];
   const i64 m0 = (i64)blockIdx.y * BM, n0 = (i64)blockIdx.x * BN;
   const int tx = threadIdx.x % THREADS_N, ty = threadIdx.x / THREADS_N;
   const i64 ldb = act >= 0 ? 2 * N : N;
+  for (i64 p = blockIdx.z; p < batch; p += gridDim.z) {
+  const T* a = a_batch + p * M * K;
+  const T* b = b_batch + p * ldb * K;
+  T* d = d_batch + p * M * N;
+  const T* residual = residual_batch != nullptr ? residual_batch + p * M * N : nullptr;
   float acc[TM][TN], up[TM][TN];
   if (act >= 0) {
     tile_sums(a, b, M, N, K, ldb, N, m0, n0, as, bs, acc);
@@ -89,4 +95,5 @@ extern "C" __global__ void __launch_bounds__(THREADS)
       }
     }
   }
+}
 }

@@ -31,6 +31,7 @@ constexpr std::array<GemmTile, 6> kTiles{{{64, 64, 16, 4, 4},
                                           {64, 32, 16, 4, 2}}};
 constexpr int kDefaultTile = 0;
 constexpr unsigned kThreads = 256;
+constexpr int64_t kMaxGridZ = 65535;  // more problems than this loop inside the kernel
 
 KernelSpec tiled_spec(DType dtype, bool trans_a, bool trans_b, const GemmTile& t) {
   return KernelSpec(
@@ -90,9 +91,12 @@ class GemmTiledCuda final : public GemmKernel {
     int act = call.gated ? static_cast<int>(call.activation) : -1;
     const void* bias = tp.bias;
     const void* residual = tp.residual;
-    launch(fns_[tile]->get(device), device, static_cast<unsigned>((n + t.bn - 1) / t.bn),
-           static_cast<unsigned>((m + t.bm - 1) / t.bm), kThreads, 0,
-           {&ap, &bp, &dp, &m, &n, &k, &act, &bias, &residual});
+    int64_t batch = call.batch;
+    launch_ex(
+        fns_[tile]->get(device), device,
+        {static_cast<unsigned>((n + t.bn - 1) / t.bn), static_cast<unsigned>((m + t.bm - 1) / t.bm),
+         kThreads, 0, 1, static_cast<unsigned>(std::min<int64_t>(batch, kMaxGridZ))},
+        {&ap, &bp, &dp, &m, &n, &k, &act, &bias, &residual, &batch});
   }
 
   int tuned_tile(const GemmCall& call, int device, const Tensor& a, const Tensor& b,

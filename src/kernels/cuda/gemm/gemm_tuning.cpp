@@ -19,8 +19,8 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
                             call.m,
                             call.n,
                             call.k,
-                            call.trans_a,
-                            call.trans_b};
+                            call.batch,
+                            2 * call.trans_a + call.trans_b};
   return tuner.choose(key, fallback, [&] {
     tuning::SettleInputs settle;
     settle.board = device_name(device);  // the board model the store keys by

@@ -50,7 +50,9 @@ std::optional<std::string> tma_unsupported(const MatrixView& m) {
   return std::nullopt;
 }
 
-TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, unsigned box_cols) {
+namespace {
+
+void check_box(const MatrixView& m, unsigned box_rows, unsigned box_cols) {
   if (auto why = tma_unsupported(m)) throw ContractError("tensor map: " + *why);
   const uint64_t elem = dtype_size(m.dtype);
   if (box_cols * elem != 128 || box_rows == 0 || box_rows > 256) {
@@ -59,18 +61,50 @@ TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, un
                     "128-byte swizzle",
                     box_rows, box_cols, elem));
   }
+}
+
+// A one-row matrix still needs a valid stride: any multiple of 16 bytes past the row.
+uint64_t row_stride_bytes(const MatrixView& m) {
+  const uint64_t elem = dtype_size(m.dtype);
+  return m.rows > 1 ? m.row_stride * elem : ((m.cols * elem + 15) / 16) * 16;
+}
+
+TensorMapBits encode(const MatrixView& m, int rank, const uint64_t* dims, const uint64_t* strides,
+                     const unsigned* box) {
   TensorMapBits map{};
-  const uint64_t dims[2] = {m.cols, m.rows};
-  // A one-row matrix still needs a valid stride: any multiple of 16 bytes past the row.
-  const uint64_t stride_bytes = m.rows > 1 ? m.row_stride * elem : ((m.cols * elem + 15) / 16) * 16;
-  const uint64_t strides[1] = {stride_bytes};
-  const unsigned box[2] = {box_cols, box_rows};
-  const unsigned element_strides[2] = {1, 1};
-  check(driver().cuTensorMapEncodeTiled(&map, *tma_type(m.dtype), 2, const_cast<void*>(m.data),
+  const unsigned element_strides[3] = {1, 1, 1};
+  check(driver().cuTensorMapEncodeTiled(&map, *tma_type(m.dtype), rank, const_cast<void*>(m.data),
                                         dims, strides, box, element_strides, kInterleaveNone,
                                         kSwizzle128B, kL2Promotion256B, kOobFillZero),
         "cuTensorMapEncodeTiled");
   return map;
+}
+
+}  // namespace
+
+TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, unsigned box_cols) {
+  check_box(m, box_rows, box_cols);
+  const uint64_t dims[2] = {m.cols, m.rows};
+  const uint64_t strides[1] = {row_stride_bytes(m)};
+  const unsigned box[2] = {box_cols, box_rows};
+  return encode(m, 2, dims, strides, box);
+}
+
+TensorMapBits encode_tensor_map_sw128_batched(const MatrixView& m, unsigned box_rows,
+                                              unsigned box_cols) {
+  check_box(m, box_rows, box_cols);
+  const uint64_t elem = dtype_size(m.dtype);
+  const uint64_t row_bytes = row_stride_bytes(m);
+  // With one matrix the batch stride is never stepped; it only has to be valid.
+  const uint64_t batch_bytes = m.batches > 1 ? m.batch_stride * elem : row_bytes * m.rows;
+  if (batch_bytes % 16 != 0) {
+    throw ContractError(fmt::format(
+        "tensor map: the batch stride ({} bytes) is not a multiple of 16 bytes", batch_bytes));
+  }
+  const uint64_t dims[3] = {m.cols, m.rows, m.batches};
+  const uint64_t strides[2] = {row_bytes, batch_bytes};
+  const unsigned box[3] = {box_cols, box_rows, 1};
+  return encode(m, 3, dims, strides, box);
 }
 
 }  // namespace tileops::cuda

@@ -11,11 +11,13 @@
 
 namespace tileops::cuda {
 
-// A row-major matrix of `rows` x `cols` elements, rows `row_stride` elements apart.
+// A row-major matrix of `rows` x `cols` elements, rows `row_stride` elements apart; or `batches`
+// such matrices, `batch_stride` elements apart.
 struct MatrixView {
   const void* data;
   DType dtype;
   uint64_t rows, cols, row_stride;
+  uint64_t batches = 1, batch_stride = 0;
 };
 
 // Why TMA cannot address the matrix (base not 16-byte aligned, row stride not a multiple of 16
@@ -25,5 +27,10 @@ std::optional<std::string> tma_unsupported(const MatrixView& m);
 // A 2-D map whose box is box_rows x box_cols elements (box_cols * element size == 128 bytes),
 // written to shared memory with the 128-byte swizzle; out-of-bounds elements read as zero.
 TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, unsigned box_cols);
+
+// The same as a 3-D map over the batch (coordinates: column, row, matrix), boxes of one matrix;
+// loaded with tma_load_3d.
+TensorMapBits encode_tensor_map_sw128_batched(const MatrixView& m, unsigned box_rows,
+                                              unsigned box_cols);
 
 }  // namespace tileops::cuda

@@ -30,6 +30,15 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, u64
 
 // Loads the box once and writes it to the same offset in every cluster block named by
 // cta_mask, completing on each one's barrier at bar's offset.
+// A box of a 3-D map (column c0, row c1, matrix c2): one matrix of a batch.
+__device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, u64* bar, int c0,
+                                            int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
 __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const TensorMap* map, u64* bar,
                                                       int c0, int c1, u16 cta_mask) {
   asm volatile(
