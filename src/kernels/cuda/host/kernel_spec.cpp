@@ -72,7 +72,9 @@ std::string KernelSpec::prelude() const {
   for (const KernelConstant& c : constants_) {
     switch (c.kind) {
       case KernelConstant::Kind::kType:
-        p += fmt::format("using {} = tileops::dev::{};\n", c.name, c.type);
+        // float is the language's own; the 16-bit and fp8 types are the device library's.
+        p += c.type == "float" ? fmt::format("using {} = float;\n", c.name)
+                               : fmt::format("using {} = tileops::dev::{};\n", c.name, c.type);
         break;
       case KernelConstant::Kind::kBool:
         p += fmt::format("constexpr bool {} = {};\n", c.name, c.value ? "true" : "false");

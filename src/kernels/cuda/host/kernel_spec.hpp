@@ -18,7 +18,7 @@ struct KernelConstant {
   enum class Kind { kType, kInt, kBool };
   std::string name;
   Kind kind;
-  std::string type;   // kType: a type of the device library (tileops::dev), e.g. "bf16"
+  std::string type;   // kType: "float" or a type of the device library (tileops::dev), "bf16"
   int64_t value = 0;  // kInt and kBool
 
   static KernelConstant type_of(std::string name, std::string type) {
