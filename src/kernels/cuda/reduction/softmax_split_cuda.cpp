@@ -4,6 +4,7 @@
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/per_dtype_kernel.hpp"
 #include "kernels/cuda/reduction/softmax_variants.hpp"
+#include "tileops/core/error.hpp"
 
 namespace tileops::cuda::softmax {
 namespace {
@@ -47,6 +48,11 @@ class SoftmaxSplitCuda final
 
   void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y,
            const Tensor& workspace) override {
+    if (!workspace.defined() || static_cast<int64_t>(workspace.nbytes()) < workspace_bytes(call)) {
+      throw ContractError(fmt::format(
+          "{}: the split rows need the {}-byte workspace that workspace_bytes asked for",
+          Flavour<kLog>::kSplit, workspace_bytes(call)));
+    }
     const int device = device_of(x);
     const int vec = vector_width(call);
     const int64_t chunks = chunks_per_row(call, sm_count(device));
