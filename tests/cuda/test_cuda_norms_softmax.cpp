@@ -1,7 +1,7 @@
 // LayerNorm, FusedAddRMSNorm, BatchNorm, Softmax, LogSoftmax and the gated MLP on CUDA against
 // the float64 reference (skipped without a GPU).
 #include "support/cuda_support.hpp"
-#include "tileops/ops/composite/gated_mlp_fwd_op.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
@@ -88,6 +88,32 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{4, 102400}}, GetParam(), true));
   LogSoftmaxFwdOp log_last({.dim = -1});
   EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
+}
+
+// Each softmax variant serves the calls dispatch gives it (test_softmax_dispatch.cpp checks the
+// choice without a GPU; this checks the variant's result on one), the split one through the
+// workspace the op allocates.
+TEST_P(CudaNorms, SoftmaxVariantsServeTheirCalls) {
+  TILEOPS_REQUIRE_CUDA();
+  const bool hopper = read_device_facts(Device::cuda(0)).arch >= 90;
+  struct Case {
+    Shape x;
+    int64_t dim;
+    bool misaligned;
+    std::string variant;
+  };
+  for (const Case& c :
+       {Case{{4, 102400}, -1, false, hopper ? "cluster" : "split"},
+        Case{{2, 300000}, -1, false, "split"},  // too long for a cluster
+        Case{{4, 102400}, -1, true, "split"},   // scalar access: too long too
+        Case{{33, 4096}, -1, false, "rows"}, Case{{3, 20011, 5}, 1, false, "strided"}}) {
+    SoftmaxFwdOp soft({.dim = c.dim});
+    LogSoftmaxFwdOp log_soft({.dim = c.dim});
+    EXPECT_TRUE(cuda_matches_reference(soft, {c.x}, GetParam(), c.misaligned)) << c.x.str();
+    EXPECT_EQ(soft.last_call()->served_by, "softmax_" + c.variant + "_cuda") << c.x.str();
+    EXPECT_TRUE(cuda_matches_reference(log_soft, {c.x}, GetParam(), c.misaligned)) << c.x.str();
+    EXPECT_EQ(log_soft.last_call()->served_by, "log_softmax_" + c.variant + "_cuda") << c.x.str();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaNorms,

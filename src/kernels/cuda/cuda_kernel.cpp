@@ -22,16 +22,6 @@ const char* cuda_type(DType dtype) {
   }
 }
 
-KernelSource specialise(const std::string& name, const std::string& kernel_path,
-                        const std::string& prelude) {
-  KernelSource s;
-  s.name = name;
-  s.source = embedded_source("common/common.cuh") + "\n// specialisation\n" + prelude + "\n" +
-             embedded_source(kernel_path);
-  s.options = {"-std=c++17"};
-  return s;
-}
-
 std::string nvrtc_arch(int arch) {
   return arch >= 90 ? fmt::format("sm_{}a", arch) : fmt::format("sm_{}", arch);
 }
@@ -83,6 +73,12 @@ int device_arch(int device) {
 
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
             unsigned smem, std::initializer_list<void*> args) {
+  launch(fn, device, grid_x, grid_y, block, smem,
+         std::span<void* const>(args.begin(), args.size()));
+}
+
+void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+            unsigned smem, std::span<void* const> args) {
   if (grid_x == 0 || grid_y == 0) return;
   if (smem > 48 * 1024) {
     check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(smem)),
@@ -90,7 +86,7 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
   }
   check(driver().cuLaunchKernel(fn, grid_x, grid_y, 1, block, 1, 1, smem,
                                 static_cast<CUstream>(current_stream(device)),
-                                const_cast<void**>(args.begin()), nullptr),
+                                const_cast<void**>(args.data()), nullptr),
         "cuLaunchKernel");
 }
 

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,6 @@ namespace tileops::cuda {
 
 // The CUDA element type name for a dtype ("bf16", "f16", "float").
 const char* cuda_type(DType dtype);
-
-// common.cuh + prelude + the embedded kernel file, named after every specialisation value.
-KernelSource specialise(const std::string& name, const std::string& kernel_path,
-                        const std::string& prelude);
 
 // NVRTC target for an SM version: "sm_90a" for Hopper (wgmma and friends), "sm_<arch>" else.
 std::string nvrtc_arch(int arch);
@@ -56,6 +53,9 @@ class CudaFunction {
 // Launches on device's current stream; args are pointers to the argument values.
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
             unsigned smem, std::initializer_list<void*> args);
+// The same with an argument list built at run time (a row kernel's tensors, then its scalars).
+void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+            unsigned smem, std::span<void* const> args);
 
 // Launches a grid of thread-block clusters of cluster_x blocks along x (Hopper and later), on
 // device's current stream.

@@ -11,8 +11,12 @@ const OpDecl& LogSoftmaxFwdOp::decl() {
 }
 
 void LogSoftmaxFwdOp::forward(const Tensor& x, Tensor& output) {
-  const SoftmaxCall call = SoftmaxCall::of(x, params().dim);
-  kernel_for<LogSoftmaxKernel>(call).run(call, x, output);
+  const SoftmaxCall call = SoftmaxCall::of(x, output, params().dim);
+  LogSoftmaxKernel& kernel = kernel_for<LogSoftmaxKernel>(call);
+  const int64_t scratch = kernel.workspace_bytes(call);
+  const Tensor workspace =
+      scratch > 0 ? Tensor::empty(Shape{scratch}, DType::kUInt8, x.device()) : Tensor();
+  kernel.run(call, x, output, workspace);
 }
 
 }  // namespace tileops

@@ -11,8 +11,12 @@ const OpDecl& SoftmaxFwdOp::decl() {
 }
 
 void SoftmaxFwdOp::forward(const Tensor& x, Tensor& output) {
-  const SoftmaxCall call = SoftmaxCall::of(x, params().dim);
-  kernel_for<SoftmaxKernel>(call).run(call, x, output);
+  const SoftmaxCall call = SoftmaxCall::of(x, output, params().dim);
+  SoftmaxKernel& kernel = kernel_for<SoftmaxKernel>(call);
+  const int64_t scratch = kernel.workspace_bytes(call);
+  const Tensor workspace =
+      scratch > 0 ? Tensor::empty(Shape{scratch}, DType::kUInt8, x.device()) : Tensor();
+  kernel.run(call, x, output, workspace);
 }
 
 }  // namespace tileops

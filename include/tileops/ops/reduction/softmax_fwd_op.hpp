@@ -2,8 +2,8 @@
 // numerically stable.
 #pragma once
 
-#include "tileops/generated/reduction.gen.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/reduction.gen.hpp"
 #include "tileops/ops/reduction/softmax_call.hpp"
 
 namespace tileops {
@@ -15,7 +15,11 @@ namespace tileops {
 class SoftmaxKernel : public KernelInterface<SoftmaxKernel, SoftmaxCall> {
  public:
   static constexpr std::string_view kName = "softmax";
-  virtual void run(const SoftmaxCall& call, const Tensor& x, const Tensor& output) = 0;
+  // Scratch bytes run needs for call (a split row's partial results); the op allocates them.
+  virtual int64_t workspace_bytes(const SoftmaxCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
+  virtual void run(const SoftmaxCall& call, const Tensor& x, const Tensor& output,
+                   const Tensor& workspace) = 0;
 };
 
 class SoftmaxFwdOp final : public gen::SoftmaxFwdOpBase {

@@ -12,7 +12,8 @@ class SoftmaxCpuKernel final : public SoftmaxKernel {
   using Interface = SoftmaxKernel;
   static constexpr DeviceType devices[] = {kCPU};
 
-  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& output) override {
+  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& output,
+           const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       softmax::run<false>(call, x.data_as<const T>(), output.data_as<T>());

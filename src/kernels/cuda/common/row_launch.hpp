@@ -3,19 +3,30 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 
 #include "kernels/cuda/cuda_kernel.hpp"
 
 namespace tileops::cuda {
 
+// Elements of dtype in one 16-byte access.
+inline int wide_vector_width(DType dtype) {
+  return static_cast<int>(16 / dtype_size(dtype));
+}
+
 // Elements per 16-byte access when every pointer is 16-byte aligned and rows keep that alignment.
-inline int row_vector_width(DType dtype, int64_t n, std::initializer_list<const void*> pointers) {
-  const int vec = static_cast<int>(16 / dtype_size(dtype));
+inline int row_vector_width(DType dtype, int64_t n, std::span<const void* const> pointers) {
+  const int vec = wide_vector_width(dtype);
   if (n % vec != 0) return 1;
   for (const void* p : pointers) {
     if (p != nullptr && !aligned16(p)) return 1;
   }
   return vec;
+}
+inline int row_vector_width(DType dtype, int64_t n, std::initializer_list<const void*> pointers) {
+  return row_vector_width(dtype, n,
+                          std::span<const void* const>(pointers.begin(), pointers.size()));
 }
 
 // Packs each thread of a row kernel keeps in registers, and the block size that leaves room for

@@ -1,6 +1,7 @@
-// Tuning candidates of the one-block-per-row norm kernels: how many packs each thread keeps in
-// registers (0 or kRowCache, a compile-time choice) and how many accesses each thread takes (the
-// block size). The untuned choice is the measured default of row_launch.hpp.
+// Tuning candidates of the one-block-per-row kernels (the norms, softmax's row kernel): how many
+// packs each thread keeps in registers (0 or kRowCache, a compile-time choice) and how many
+// accesses each thread takes (the block size). The untuned choice is the measured default of
+// row_launch.hpp. RowKernelSet holds a row kernel's compiled variants and runs a call on them.
 #pragma once
 
 #include <array>
@@ -37,32 +38,39 @@ inline std::vector<std::string> row_config_names() {
 // The candidate the untuned kernel runs: cache depth `depth`; one access per thread when there
 // are fewer rows than SMs (the most memory parallelism per row), else `many_rows_per_thread`.
 // The per-kernel values come from `tileops tune` on the H200 (docs/perf/h200-tuning-2026-11-30).
-inline int default_row_config(int depth, int64_t rows, int sms, int64_t many_rows_per_thread) {
-  const int64_t per_thread = rows < sms ? 1 : many_rows_per_thread;
+struct RowDefault {
+  int depth;
+  int64_t many_rows_per_thread;
+};
+inline int default_row_config(RowDefault d, int64_t rows, int sms) {
+  const int64_t per_thread = rows < sms ? 1 : d.many_rows_per_thread;
   for (int i = 0; i < static_cast<int>(kRowConfigs.size()); ++i) {
-    if (kRowConfigs[i].cache == depth && kRowConfigs[i].per_thread == per_thread) return i;
+    if (kRowConfigs[i].cache == d.depth && kRowConfigs[i].per_thread == per_thread) return i;
   }
   return 0;
 }
 
-// extra_prelude adds the kernel's own specialisation constants ("constexpr bool LOG = true;").
-inline KernelSource row_kernel_source(const char* kernel, const char* path, DType dtype, int vec,
-                                      int depth, const std::string& extra_prelude = {}) {
-  return specialise(
-      fmt::format("{}_{}_v{}_c{}", kernel, cuda_type(dtype), vec, depth), path,
-      fmt::format("typedef {} T;\nconstexpr int VEC = {};\nconstexpr int CACHE = {};\n{}",
-                  cuda_type(dtype), vec, depth, extra_prelude));
+// A row kernel: its file, entry point and own specialisation constants (softmax's LOG); each
+// variant adds T, VEC and CACHE.
+struct RowKernelDecl {
+  std::string file;
+  std::string entry;
+  std::vector<KernelConstant> constants;
+};
+
+inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth) {
+  std::vector<KernelConstant> c{KernelConstant::type_of("T", cuda_type(dtype)),
+                                KernelConstant::integer("VEC", vec),
+                                KernelConstant::integer("CACHE", depth)};
+  c.insert(c.end(), k.constants.begin(), k.constants.end());
+  return KernelSpec(k.file, k.entry, std::move(c));
 }
 
-// Every source a row kernel may run: wide (16-byte) and scalar access, each cache depth.
-inline std::vector<KernelSource> row_kernel_variants(const char* kernel, const char* path,
-                                                     DType dtype,
-                                                     const std::string& extra_prelude = {}) {
+// Every source a row kernel may run for dtype: wide (16-byte) and scalar access, each cache depth.
+inline std::vector<KernelSource> row_kernel_variants(const RowKernelDecl& k, DType dtype) {
   std::vector<KernelSource> v;
-  for (int vec : {static_cast<int>(16 / dtype_size(dtype)), 1}) {
-    for (int depth : {0, kRowCache}) {
-      v.push_back(row_kernel_source(kernel, path, dtype, vec, depth, extra_prelude));
-    }
+  for (int vec : {wide_vector_width(dtype), 1}) {
+    for (int depth : {0, kRowCache}) v.push_back(row_kernel_spec(k, dtype, vec, depth).source());
   }
   return v;
 }
@@ -70,47 +78,76 @@ inline std::vector<KernelSource> row_kernel_variants(const char* kernel, const c
 // The functions of one row kernel and dtype, compiled on first use, and its tuner.
 class RowKernelSet {
  public:
-  RowKernelSet(const char* kernel, const char* path, const char* entry, DType dtype,
-               std::string tuner_name, const std::string& extra_prelude = {})
-      : wide_vec_(static_cast<int>(16 / dtype_size(dtype))),
+  RowKernelSet(const RowKernelDecl& kernel, DType dtype, std::string tuner_name)
+      : dtype_(dtype),
+        wide_vec_(wide_vector_width(dtype)),
         name_(std::move(tuner_name)),
         tuner_(name_, row_config_names()) {
     for (int vec : {wide_vec_, 1}) {
       for (int depth : {0, kRowCache}) {
-        fns_.push_back(std::make_unique<CudaFunction>(
-            row_kernel_source(kernel, path, dtype, vec, depth, extra_prelude), entry));
+        fns_.push_back(std::make_unique<CudaFunction>(row_kernel_spec(kernel, dtype, vec, depth)));
       }
     }
   }
-  bool tuned() const { return tuner_.tuned(); }
   void enter_tuned_mode(const TuneOptions& options) { tuner_.enter_tuned_mode(options); }
 
-  // Launches candidate `config` with one block per row and records it for last_config().
-  void launch_rows(int device, int64_t rows, int64_t n, int vec, int config,
-                   std::initializer_list<void*> args) {
-    const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
-    last_config_.store(config, std::memory_order_relaxed);
-    last_block_.store(block, std::memory_order_relaxed);
-    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0)]->get(device);
-    launch(fn, device, static_cast<unsigned>(rows), 1, block, 0, args);
+  // One call over `rows` rows of n elements, one block per row. The kernel's arguments are the
+  // data pointers of inputs, then of outputs, then `scalars` (pointers to their values). The
+  // access width follows the pointers' alignment; the candidate is the untuned default or, in
+  // tuned mode, the one settled for (dtype, rows, n, width).
+  void run(int64_t rows, int64_t n, RowDefault untuned, std::initializer_list<const Tensor*> inputs,
+           std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
+    std::vector<const void*> data;
+    for (const Tensor* t : inputs) data.push_back(t->data());
+    for (const Tensor* t : outputs) data.push_back(t->data());
+    const int vec = row_vector_width(dtype_, n, data);
+    const int device = device_of(**inputs.begin());
+    const std::vector<void*> tail(scalars);
+    int config = default_row_config(untuned, rows, sm_count(device));
+    if (tuner_.tuned()) {
+      config = choose(device, rows, n, vec, config, inputs, outputs,
+                      [this, device, rows, n, vec, tail](int c, std::span<const Tensor> in,
+                                                         std::span<const Tensor> out) {
+                        std::vector<const void*> d;
+                        for (const Tensor& t : in) d.push_back(t.data());
+                        for (const Tensor& t : out) d.push_back(t.data());
+                        enqueue(device, rows, n, vec, c, d, tail);
+                      });
+    }
+    enqueue(device, rows, n, vec, config, data, tail);
   }
+
   // The candidate and block size of the last launch, for Kernel::config().
   std::string last_config() const {
     return fmt::format("{},block={}", kRowConfigs[last_config_.load()].name(), last_block_.load());
   }
 
+ private:
+  // Launches candidate `config` with one block per row and records it for last_config().
+  void enqueue(int device, int64_t rows, int64_t n, int vec, int config,
+               const std::vector<const void*>& data, const std::vector<void*>& scalars) {
+    const RowConfig& rc = kRowConfigs[config];
+    const unsigned block = row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
+    last_config_.store(config, std::memory_order_relaxed);
+    last_block_.store(block, std::memory_order_relaxed);
+    std::vector<void*> args;
+    for (const void* const& p : data) args.push_back(const_cast<const void**>(&p));
+    args.insert(args.end(), scalars.begin(), scalars.end());
+    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0)]->get(device);
+    launch(fn, device, static_cast<unsigned>(rows), 1, block, 0, args);
+  }
+
   // The config for a call in tuned mode: settled once per (dtype, rows, n, vec) on scratch
   // tensors shaped like inputs and outputs, run by enqueue(config, inputs, outputs).
   template <typename Enqueue>
-  int choose(int device, DType dtype, int64_t rows, int64_t n, int vec, int default_config,
+  int choose(int device, int64_t rows, int64_t n, int vec, int default_config,
              std::initializer_list<const Tensor*> inputs,
              std::initializer_list<const Tensor*> outputs, Enqueue enqueue) {
-    const tuning::SpecKey key{static_cast<int64_t>(dtype), rows, n, vec, 0, 0};
+    const tuning::SpecKey key{static_cast<int64_t>(dtype_), rows, n, vec, 0, 0};
     return tuner_.choose(key, default_config, [&] {
       tuning::SettleInputs settle;
       settle.board = device_name(device);
-      settle.spec = fmt::format("{} rows={} n={} vec={}", dtype_name(dtype), rows, n, vec);
+      settle.spec = fmt::format("{} rows={} n={} vec={}", dtype_name(dtype_), rows, n, vec);
       settle.make_trial = [&, this] {
         require_not_capturing(device, name_);
         std::vector<Tensor> in, out;
@@ -124,7 +161,7 @@ class RowKernelSet {
     });
   }
 
- private:
+  DType dtype_;
   int wide_vec_;
   std::string name_;
   std::vector<std::unique_ptr<CudaFunction>> fns_;

@@ -8,7 +8,6 @@ using i64 = long long;
 using u64 = unsigned long long;
 using u32 = unsigned int;
 using u16 = unsigned short;
-using f32 = float;
 
 struct bf16 {
   u16 bits;

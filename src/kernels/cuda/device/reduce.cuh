@@ -1,5 +1,6 @@
-// Warp and block reductions, templated on the operation (Sum, Max or any type with
-// `static float apply(float, float)` and `static float identity()`).
+// Warp and block reductions, templated on the operation: Sum, Max, or any type with
+// `static V apply(V, V)` and `static V identity()` for a value type V that shfl_xor moves (float,
+// float2 such as a softmax's running (max, sum) pair, double, double2).
 #pragma once
 
 #include "device/numeric.cuh"
@@ -15,16 +16,29 @@ struct Max {
   __device__ static float apply(float a, float b) { return fmaxf(a, b); }
 };
 
-template <typename Op>
-__device__ __forceinline__ float warp_reduce(float v) {
+__device__ __forceinline__ float shfl_xor(float v, int lane_mask) {
+  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+}
+__device__ __forceinline__ float2 shfl_xor(float2 v, int lane_mask) {
+  return make_float2(shfl_xor(v.x, lane_mask), shfl_xor(v.y, lane_mask));
+}
+__device__ __forceinline__ double shfl_xor(double v, int lane_mask) {
+  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+}
+__device__ __forceinline__ double2 shfl_xor(double2 v, int lane_mask) {
+  return make_double2(shfl_xor(v.x, lane_mask), shfl_xor(v.y, lane_mask));
+}
+
+template <typename Op, typename V>
+__device__ __forceinline__ V warp_reduce(V v) {
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1) v = Op::apply(v, __shfl_xor_sync(0xffffffffu, v, o));
+  for (int o = 16; o > 0; o >>= 1) v = Op::apply(v, shfl_xor(v, o));
   return v;
 }
 
-// Over the whole block; every thread gets the result. scratch holds 32 floats.
-template <typename Op>
-__device__ __forceinline__ float block_reduce(float v, float* scratch) {
+// Over the whole block; every thread gets the result. scratch holds 32 values.
+template <typename Op, typename V>
+__device__ __forceinline__ V block_reduce(V v, V* scratch) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   v = warp_reduce<Op>(v);
   __syncthreads();

@@ -1,11 +1,8 @@
 // AddFwdOp on CUDA: a vectorised kernel for equal shapes; for broadcasting, dims are collapsed
 // first, then a vectorised strided kernel where the last dim allows 16-byte accesses, else a
 // scalar one.
-#include <fmt/format.h>
-
 #include "kernels/cuda/common/elementwise_launch.hpp"
-#include "kernels/cuda/cuda_kernel.hpp"
-#include "tileops/framework/implementation.hpp"
+#include "kernels/cuda/common/per_dtype_kernel.hpp"
 #include "tileops/ops/elementwise/add_fwd_op.hpp"
 
 namespace tileops::cuda {
@@ -19,9 +16,10 @@ struct BroadcastDesc {
   int64_t b_stride[8];
 };
 
-KernelSource add_source(DType dtype, int vec) {
-  return specialise(fmt::format("add_{}_v{}", cuda_type(dtype), vec), "elementwise/add.cu",
-                    fmt::format("typedef {} T;\nconstexpr int VEC = {};", cuda_type(dtype), vec));
+KernelSpec add_spec(const char* entry, DType dtype, int vec) {
+  return KernelSpec(
+      "elementwise/add.cu", entry,
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec)});
 }
 
 // Strides of operand (right-aligned to out) with 0 where it broadcasts.
@@ -65,24 +63,15 @@ void collapse(BroadcastDesc& d) {
   d.rank = rank;
 }
 
-class AddCuda final : public AddKernel {
+class AddCuda final : public PerDTypeCuda<AddCuda, AddKernel> {
  public:
-  using Interface = AddKernel;
-  static constexpr DeviceType devices[] = {kCUDA};
-
   explicit AddCuda(DType dtype)
-      : vec_(static_cast<int>(16 / dtype_size(dtype))),
-        wide_(add_source(dtype, vec_), "add_same_kernel"),
-        narrow_(add_source(dtype, 1), "add_same_kernel"),
-        broadcast_(add_source(dtype, 1), "add_broadcast_kernel"),
-        broadcast32_(add_source(dtype, 1), "add_broadcast32_kernel"),
-        broadcast_vec_(add_source(dtype, vec_), "add_broadcast_vec_kernel"),
-        broadcast_vec32_(add_source(dtype, vec_), "add_broadcast_vec32_kernel") {}
-
-  static BuildPlan entry_for(const AddCall& call, const DeviceFacts&) {
-    const DType dtype = call.dtype;
-    return {std::string(dtype_name(dtype)), [dtype] { return std::make_unique<AddCuda>(dtype); }};
-  }
+      : vec_(wide_vector_width(dtype)),
+        same_(dtype, [&](int vec) { return add_spec("add_same_kernel", dtype, vec); }),
+        broadcast_(add_spec("add_broadcast_kernel", dtype, 1)),
+        broadcast32_(add_spec("add_broadcast32_kernel", dtype, 1)),
+        broadcast_vec_(add_spec("add_broadcast_vec_kernel", dtype, vec_)),
+        broadcast_vec32_(add_spec("add_broadcast_vec32_kernel", dtype, vec_)) {}
 
   void run(const AddCall& call, const Tensor& a, const Tensor& b, const Tensor& out) override {
     const int device = device_of(a);
@@ -94,8 +83,7 @@ class AddCuda final : public AddKernel {
     if (call.input_shape == call.output_shape && call.other_shape == call.output_shape) {
       const int vec = aligned16(ap) && aligned16(bp) && aligned16(op) ? vec_ : 1;
       const int64_t packs = std::max<int64_t>(n / vec, 1);
-      launch((vec == vec_ ? wide_ : narrow_).get(device), device, elementwise_grid(packs, device),
-             1, kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha});
+      launch_elementwise(same_.get(vec, device), device, packs, {&ap, &bp, &op, &n, &alpha});
       return;
     }
     BroadcastDesc d{};
@@ -116,18 +104,18 @@ class AddCuda final : public AddKernel {
       d.a_stride[inner] *= vec_;
       d.b_stride[inner] *= vec_;
       int64_t packs = n / vec_;
-      launch((small ? broadcast_vec32_ : broadcast_vec_).get(device), device,
-             elementwise_grid(packs, device), 1, kElementwiseBlock, 0,
-             {&ap, &bp, &op, &packs, &alpha, &d, &a_vec, &b_vec});
+      launch_elementwise((small ? broadcast_vec32_ : broadcast_vec_).get(device), device, packs,
+                         {&ap, &bp, &op, &packs, &alpha, &d, &a_vec, &b_vec});
       return;
     }
-    launch((small ? broadcast32_ : broadcast_).get(device), device, elementwise_grid(n, device), 1,
-           kElementwiseBlock, 0, {&ap, &bp, &op, &n, &alpha, &d});
+    launch_elementwise((small ? broadcast32_ : broadcast_).get(device), device, n,
+                       {&ap, &bp, &op, &n, &alpha, &d});
   }
 
  private:
   int vec_;
-  CudaFunction wide_, narrow_, broadcast_, broadcast32_, broadcast_vec_, broadcast_vec32_;
+  WideAndNarrow same_;
+  CudaFunction broadcast_, broadcast32_, broadcast_vec_, broadcast_vec32_;
 };
 
 const StaticKernelRegistration<AddCuda> kRegistration("AddFwdOp", "add_cuda");
@@ -135,8 +123,9 @@ const bool kVariants = [] {
   register_cuda_variants("add", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-      v.push_back(add_source(d, static_cast<int>(16 / dtype_size(d))));
-      v.push_back(add_source(d, 1));
+      // Every entry of add.cu is in each of these sources.
+      for (int vec : {wide_vector_width(d), 1})
+        v.push_back(add_spec("add_same_kernel", d, vec).source());
     }
     return v;
   });

@@ -36,7 +36,7 @@ constexpr int64_t kMaxGridZ = 65535;  // more problems than this loop inside the
 KernelSpec tiled_spec(DType dtype, bool trans_a, bool trans_b, const GemmTile& t) {
   return KernelSpec(
       "gemm/gemm_tiled.cu", "gemm_tiled_kernel",
-      {KernelConstant::type_of("T", dev_type(dtype)), KernelConstant::boolean("TRANS_A", trans_a),
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::boolean("TRANS_A", trans_a),
        KernelConstant::boolean("TRANS_B", trans_b), KernelConstant::integer("BM", t.bm),
        KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", t.bk),
        KernelConstant::integer("TM", t.tm), KernelConstant::integer("TN", t.tn)});

@@ -72,7 +72,9 @@ std::string KernelSpec::prelude() const {
   for (const KernelConstant& c : constants_) {
     switch (c.kind) {
       case KernelConstant::Kind::kType:
-        p += fmt::format("using {} = tileops::dev::{};\n", c.name, c.type);
+        // float is the language's own; the 16-bit and fp8 types are the device library's.
+        p += c.type == "float" ? fmt::format("using {} = float;\n", c.name)
+                               : fmt::format("using {} = tileops::dev::{};\n", c.name, c.type);
         break;
       case KernelConstant::Kind::kBool:
         p += fmt::format("constexpr bool {} = {};\n", c.name, c.value ? "true" : "false");
@@ -99,19 +101,6 @@ int64_t KernelSpec::integer(std::string_view name) const {
     if (c.name == name && c.kind != KernelConstant::Kind::kType) return c.value;
   }
   throw ContractError(fmt::format("kernel {} has no integer constant {}", entry_, name));
-}
-
-std::string dev_type(DType dtype) {
-  switch (dtype) {
-    case DType::kBFloat16:
-      return "bf16";
-    case DType::kFloat16:
-      return "f16";
-    case DType::kFloat32:
-      return "f32";
-    default:
-      throw ContractError(fmt::format("no device-library type for dtype {}", dtype_name(dtype)));
-  }
 }
 
 }  // namespace tileops::cuda

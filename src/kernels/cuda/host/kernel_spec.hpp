@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "runtime/cuda/kernel_cache.hpp"
-#include "tileops/core/dtype.hpp"
 
 namespace tileops::cuda {
 
@@ -19,7 +18,7 @@ struct KernelConstant {
   enum class Kind { kType, kInt, kBool };
   std::string name;
   Kind kind;
-  std::string type;   // kType: a type of the device library (tileops::dev), e.g. "bf16"
+  std::string type;   // kType: "float" or a type of the device library (tileops::dev), "bf16"
   int64_t value = 0;  // kInt and kBool
 
   static KernelConstant type_of(std::string name, std::string type) {
@@ -56,9 +55,6 @@ class KernelSpec {
   std::string entry_;
   std::vector<KernelConstant> constants_;
 };
-
-// The device library's name of a float dtype ("f32", "f16", "bf16"), for KernelConstant::type_of.
-std::string dev_type(DType dtype);
 
 // The embedded headers `text` includes with #include "...", directly or through each other.
 std::vector<NamedHeader> included_headers(const std::string& text);

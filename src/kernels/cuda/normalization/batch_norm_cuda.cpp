@@ -15,23 +15,22 @@
 namespace tileops::cuda {
 namespace {
 
-KernelSource bn_source(DType d, bool w, bool b) {
-  return specialise(
-      fmt::format("batch_norm_{}_w{}b{}", cuda_type(d), int(w), int(b)),
-      "normalization/batch_norm.cu",
-      fmt::format("typedef {} T;\nconstexpr bool HAS_WEIGHT = {};\nconstexpr bool HAS_BIAS = {};",
-                  cuda_type(d), w, b));
+KernelSpec bn_spec(const char* entry, DType d, bool w, bool b) {
+  return KernelSpec(
+      "normalization/batch_norm.cu", entry,
+      {KernelConstant::type_of("T", cuda_type(d)), KernelConstant::boolean("HAS_WEIGHT", w),
+       KernelConstant::boolean("HAS_BIAS", b)});
 }
 
 // The functions of one specialisation, and the launches every implementation shares.
 struct BatchNormFunctions {
   explicit BatchNormFunctions(const BatchNormCall& c)
-      : stats(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_stats_kernel"),
-        rows(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_rows_stats_kernel"),
-        split(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_split_stats_kernel"),
-        finalize(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_finalize_kernel"),
-        infer(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_infer_stats_kernel"),
-        apply(bn_source(c.dtype, c.has_weight, c.has_bias), "batch_norm_apply_kernel") {}
+      : stats(bn_spec("batch_norm_stats_kernel", c.dtype, c.has_weight, c.has_bias)),
+        rows(bn_spec("batch_norm_rows_stats_kernel", c.dtype, c.has_weight, c.has_bias)),
+        split(bn_spec("batch_norm_split_stats_kernel", c.dtype, c.has_weight, c.has_bias)),
+        finalize(bn_spec("batch_norm_finalize_kernel", c.dtype, c.has_weight, c.has_bias)),
+        infer(bn_spec("batch_norm_infer_stats_kernel", c.dtype, c.has_weight, c.has_bias)),
+        apply(bn_spec("batch_norm_apply_kernel", c.dtype, c.has_weight, c.has_bias)) {}
   CudaFunction stats, rows, split, finalize, infer, apply;
 
   void apply_stats(const BatchNormCall& c, const Tensor& x, const Tensor& stats_buf,
@@ -167,7 +166,8 @@ const bool kVariants = [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (bool w : {false, true}) {
-        for (bool b : {false, true}) v.push_back(bn_source(d, w, b));
+        for (bool b : {false, true})
+          v.push_back(bn_spec("batch_norm_apply_kernel", d, w, b).source());
       }
     }
     return v;

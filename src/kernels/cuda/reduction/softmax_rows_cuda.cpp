@@ -1,0 +1,52 @@
+// Softmax and LogSoftmax over the last dim on CUDA, one block per row (softmax_rows.cu), with the
+// row norms' tuning candidates (common/row_tuning.hpp).
+#include "kernels/cuda/common/row_kernel_cuda.hpp"
+#include "kernels/cuda/reduction/softmax_variants.hpp"
+
+namespace tileops::cuda::softmax {
+namespace {
+
+template <bool kLog>
+class SoftmaxRowsCuda final
+    : public RowKernelCuda<SoftmaxRowsCuda<kLog>, typename Flavour<kLog>::Interface> {
+ public:
+  using Base = RowKernelCuda<SoftmaxRowsCuda<kLog>, typename Flavour<kLog>::Interface>;
+  using Base::Base;
+  static RowKernelDecl kernel() {
+    return {"reduction/softmax_rows.cu", "softmax_rows_kernel", {log_constant(kLog)}};
+  }
+  static constexpr const char* kTunerName = Flavour<kLog>::kRowsTuner;
+
+  static std::optional<std::string> refusal(const SoftmaxCall& call, const DeviceFacts&) {
+    return not_last_dim(call);
+  }
+
+  void run(const SoftmaxCall& call, const Tensor& x, const Tensor& y,
+           const Tensor& /*workspace*/) override {
+    int64_t n = call.n;
+    this->set_.run(call.outer, call.n, {kRowCache, 4}, {&x}, {&y}, {&n});
+  }
+};
+
+const StaticKernelRegistration<SoftmaxRowsCuda<false>> kSoftmax(Flavour<false>::kOp,
+                                                                std::string(Flavour<false>::kRows));
+const StaticKernelRegistration<SoftmaxRowsCuda<true>> kLogSoftmax(
+    Flavour<true>::kOp, std::string(Flavour<true>::kRows));
+const bool kVariants = [] {
+  register_cuda_variants("softmax_rows", [] {
+    std::vector<KernelSource> v;
+    for (DType d : kDTypes) {
+      for (KernelSource& s : row_kernel_variants(SoftmaxRowsCuda<false>::kernel(), d)) {
+        v.push_back(s);
+      }
+      for (KernelSource& s : row_kernel_variants(SoftmaxRowsCuda<true>::kernel(), d)) {
+        v.push_back(s);
+      }
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda::softmax

@@ -1,0 +1,154 @@
+// Which CUDA implementation of SoftmaxFwdOp and LogSoftmaxFwdOp dispatch picks, and why it drops
+// the others, for representative calls: decided from the call spec and device facts alone, so it
+// runs without a GPU (the facts are those of an H200 or an A100, installed for the test).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
+#include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
+#include "tileops/ops/reduction/softmax_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+const DeviceFacts kH200{90, 132, "h200", 232448};
+const DeviceFacts kA100{80, 108, "", 166912};
+
+// Installs facts for every CUDA device while alive.
+class CudaFactsGuard {
+ public:
+  explicit CudaFactsGuard(DeviceFacts facts)
+      : previous_(set_device_facts_provider(kCUDA, [facts](Device) { return facts; })) {}
+  ~CudaFactsGuard() { set_device_facts_provider(kCUDA, previous_); }
+
+ private:
+  DeviceFactsProvider previous_;
+};
+
+// The ops' own implementation tables, asked which key serves a call (Op::key_for builds nothing).
+class SoftmaxSelection final : public gen::SoftmaxFwdOpBase {
+ public:
+  SoftmaxSelection() : SoftmaxFwdOpBase({}, SoftmaxFwdOp::decl(), {}) {}
+  std::string key(const SoftmaxCall& call) const { return key_for<SoftmaxKernel>(call); }
+
+ private:
+  void forward(const Tensor&, Tensor&) override {}
+};
+class LogSoftmaxSelection final : public gen::LogSoftmaxFwdOpBase {
+ public:
+  LogSoftmaxSelection() : LogSoftmaxFwdOpBase({}, LogSoftmaxFwdOp::decl(), {}) {}
+  std::string key(const SoftmaxCall& call) const { return key_for<LogSoftmaxKernel>(call); }
+
+ private:
+  void forward(const Tensor&, Tensor&) override {}
+};
+
+SoftmaxCall call_of(int64_t outer, int64_t n, int64_t inner, DType dtype = DType::kBFloat16,
+                    bool aligned16 = true) {
+  SoftmaxCall c;
+  c.device = Device::cuda(0);
+  c.dtype = dtype;
+  c.outer = outer;
+  c.n = n;
+  c.inner = inner;
+  c.aligned16 = aligned16;
+  return c;
+}
+
+struct Decision {
+  std::string winner;
+  std::map<std::string, std::string> dropped;  // key -> why
+};
+
+Decision decide(const SoftmaxCall& call) {
+  SoftmaxSelection op;
+  DispatchTrace trace;
+  const std::string key = op.key(call);
+  EXPECT_EQ(trace.decisions().size(), 1u);
+  Decision d{key, {}};
+  for (const auto& [k, why] : trace.decisions().back().dropped) d.dropped[k] = why;
+  EXPECT_EQ(d.winner, trace.decisions().back().winner);
+  return d;
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(SoftmaxDispatch, FewLongRowsOnHopperTakeTheCluster) {
+  CudaFactsGuard facts(kH200);
+  const Decision d = decide(call_of(4, 128256, 1));  // an LM head's logits
+  EXPECT_EQ(d.winner, "softmax_cluster_cuda");
+  EXPECT_EQ(d.dropped.at("softmax_split_cuda"),
+            "outranked by softmax_cluster_cuda (preferred_over)");
+  EXPECT_EQ(d.dropped.at("softmax_rows_cuda"),
+            "outranked by softmax_cluster_cuda (preferred_over)");
+  EXPECT_TRUE(has(d.dropped.at("softmax_strided_cuda"), "general"))
+      << d.dropped.at("softmax_strided_cuda");
+  EXPECT_TRUE(has(d.dropped.at("softmax_cpu"), "runs on cpu"));
+}
+
+TEST(SoftmaxDispatch, BeforeHopperFewLongRowsAreSplitOverBlocks) {
+  CudaFactsGuard facts(kA100);
+  const Decision d = decide(call_of(4, 128256, 1));
+  EXPECT_EQ(d.winner, "softmax_split_cuda");
+  EXPECT_TRUE(
+      has(d.dropped.at("softmax_cluster_cuda"), "architecture 80 is not in supported_archs"))
+      << d.dropped.at("softmax_cluster_cuda");
+  EXPECT_EQ(d.dropped.at("softmax_rows_cuda"), "outranked by softmax_split_cuda (preferred_over)");
+}
+
+TEST(SoftmaxDispatch, ARowTooLongForTheClustersRegistersIsSplit) {
+  CudaFactsGuard facts(kH200);
+  // 8 blocks x 512 threads x 8 packs of 8 bf16 hold 262144 elements; one pack more does not fit.
+  EXPECT_EQ(decide(call_of(4, 262144, 1)).winner, "softmax_cluster_cuda");
+  const Decision d = decide(call_of(4, 262144 + 64, 1));
+  EXPECT_EQ(d.winner, "softmax_split_cuda");
+  EXPECT_TRUE(has(d.dropped.at("softmax_cluster_cuda"), "does not fit a cluster's registers"))
+      << d.dropped.at("softmax_cluster_cuda");
+  // Unaligned rows are read one element at a time, so the cluster holds 8 times fewer.
+  const Decision scalar = decide(call_of(4, 128256, 1, DType::kBFloat16, /*aligned16=*/false));
+  EXPECT_EQ(scalar.winner, "softmax_split_cuda");
+  EXPECT_EQ(decide(call_of(4, 32768, 1, DType::kBFloat16, false)).winner, "softmax_cluster_cuda");
+}
+
+TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
+  CudaFactsGuard facts(kH200);
+  for (const SoftmaxCall& c : {call_of(4096, 4096, 1), call_of(4, 1000, 1), call_of(132, 128256, 1),
+                               call_of(4, 16383, 1, DType::kFloat32)}) {
+    const Decision d = decide(c);
+    EXPECT_EQ(d.winner, "softmax_rows_cuda") << c.describe();
+    for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda"}) {
+      EXPECT_TRUE(has(d.dropped.at(key), "refused: rows are not few and long"))
+          << d.dropped.at(key);
+    }
+  }
+}
+
+TEST(SoftmaxDispatch, AnotherDimTakesTheStridedKernel) {
+  CudaFactsGuard facts(kH200);
+  const Decision d = decide(call_of(2, 128256, 4));
+  EXPECT_EQ(d.winner, "softmax_strided_cuda");
+  for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda", "softmax_rows_cuda"}) {
+    EXPECT_TRUE(has(d.dropped.at(key), "refused: the reduced dim is not the last (inner = 4)"))
+        << key << ": " << d.dropped.at(key);
+  }
+}
+
+TEST(SoftmaxDispatch, LogSoftmaxHasTheSameVariantsUnderItsOwnKeys) {
+  LogSoftmaxSelection op;
+  {
+    CudaFactsGuard facts(kH200);
+    EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_cluster_cuda");
+    EXPECT_EQ(op.key(call_of(4096, 4096, 1)), "log_softmax_rows_cuda");
+    EXPECT_EQ(op.key(call_of(2, 100, 3)), "log_softmax_strided_cuda");
+  }
+  CudaFactsGuard facts(kA100);
+  EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_split_cuda");
+}
+
+}  // namespace
+}  // namespace tileops
