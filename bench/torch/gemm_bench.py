@@ -173,11 +173,62 @@ def bench_mlp(iters, flush, dtype):
     return results
 
 
-def write_report(out, gemm, mlp, roof):
+def fused_rows(dtype):
+    """(label, tileops call, torch call, flops): the fused linear layers and the batched GEMMs."""
+    def randn(*shape, scale=1.0):
+        return torch.randn(*shape, device="cuda", dtype=dtype) * scale
+
+    rows = []
+    for m in (1, 16, 4096):
+        x, w = randn(m, 4096), randn(4096, 4096, scale=4096 ** -0.5)
+        bias, res = randn(4096), randn(m, 4096)
+        lin = tileops_torch.LinearFwdOp()
+        rows.append((f"linear+bias+residual {m}x4096x4096", lambda x=x, w=w, b=bias, r=res, op=lin: op(x, w, b, r),
+                     lambda x=x, w=w, b=bias, r=res: F.linear(x, w, b) + r, 2.0 * m * 4096 * 4096))
+    for m in (1, 16, 4096):
+        x, w = randn(m, 4096), randn(2 * 14336, 4096, scale=4096 ** -0.5)
+        gated = tileops_torch.GatedLinearFwdOp()
+
+        def torch_gated(x=x, w=w):
+            gate, up = F.linear(x, w).chunk(2, dim=-1)
+            return F.silu(gate) * up
+        rows.append((f"gate-up+silu {m}x14336x4096", lambda x=x, w=w, op=gated: op(x, w), torch_gated,
+                     2.0 * m * 2 * 14336 * 4096))
+    for label, bsz, m, n, k, tb in [("bmm heads q@kT", 64, 512, 512, 128, True),
+                                    ("bmm heads p@v", 64, 512, 128, 512, False),
+                                    ("bmm experts", 8, 256, 1024, 4096, False)]:
+        a = randn(bsz, m, k)
+        b = randn(bsz, n, k) if tb else randn(bsz, k, n)
+        bmm = tileops_torch.BmmFwdOp(trans_b=tb)
+        rows.append((f"{label} {bsz}x{m}x{n}x{k}", lambda a=a, b=b, op=bmm: op(a, b),
+                     lambda a=a, b=b, tb=tb: torch.bmm(a, b.transpose(1, 2) if tb else b),
+                     2.0 * bsz * m * n * k))
+    return rows
+
+
+def bench_fused(iters, flush, dtype):
+    results = []
+    for label, ours, theirs, flops in fused_rows(dtype):
+        err = rel_error(ours(), theirs())
+        t_busy, t_lat, t_names = median_times(ours, iters, flush)
+        c_busy, c_lat, c_names = median_times(theirs, iters, flush)
+        row = {"label": label, "rel_error": err, "ok": err < 2e-2,
+               "tileops_us": t_busy, "tileops_latency_us": t_lat, "tileops_kernels": t_names,
+               "torch_us": c_busy, "torch_latency_us": c_lat, "torch_kernels": c_names,
+               "tileops_tflops": flops / t_busy / 1e6, "speedup_latency": c_lat / t_lat}
+        results.append(row)
+        print(f"{label:40s} err {err:.1e} tileops {t_busy:8.1f} us busy {t_lat:8.1f} latency "
+              f"({len(t_names)}) {row['tileops_tflops']:6.1f} TF/s | torch {c_busy:8.1f} busy "
+              f"{c_lat:8.1f} latency ({len(c_names)}) | x{row['speedup_latency']:.2f}", flush=True)
+    return results
+
+
+def write_report(out, gemm, mlp, roof, fused=()):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "gemm.json"), "w") as f:
         json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
-                   "matrix_roof_tflops": roof, "gemm": gemm, "mlp": mlp}, f, indent=1)
+                   "matrix_roof_tflops": roof, "gemm": gemm, "mlp": mlp, "fused": list(fused)},
+                  f, indent=1)
     lines = [f"Matrix roof (cuBLAS bf16 8192^3, this run): {roof:.0f} TFLOP/s" if roof else "",
              "", "| group | M x N x K | layout | ok | tileops us | TFLOP/s | roof | cuBLAS us | "
              "cuBLAS TFLOP/s | tileops/cuBLAS speed | weight vs copy |",
@@ -195,6 +246,14 @@ def write_report(out, gemm, mlp, roof):
         lines.append(f"| {r['label']} | {'yes' if r['ok'] else 'NO'} | {r['tileops_us']:.1f} | "
                      f"{r['tileops_latency_us']:.1f} | {len(r['tileops_kernels'])} | {r['torch_us']:.1f} | "
                      f"{r['torch_latency_us']:.1f} | {len(r['torch_kernels'])} | {r['speedup_latency']:.2f} |")
+    lines += ["", "| fused / batched | ok | tileops busy us | latency us | launches | TFLOP/s | "
+              "torch busy us | torch latency us | launches | speed-up (latency) |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in fused:
+        lines.append(f"| {r['label']} | {'yes' if r['ok'] else 'NO'} | {r['tileops_us']:.1f} | "
+                     f"{r['tileops_latency_us']:.1f} | {len(r['tileops_kernels'])} | "
+                     f"{r['tileops_tflops']:.1f} | {r['torch_us']:.1f} | {r['torch_latency_us']:.1f} | "
+                     f"{len(r['torch_kernels'])} | {r['speedup_latency']:.2f} |")
     with open(os.path.join(out, "gemm.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     try:
@@ -223,6 +282,8 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--only", choices=["all", "gemm", "fused"], default="all",
+                   help="gemm: the GEMM and MLP rows; fused: the fused-linear and bmm rows")
     args = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("gemm_bench: torch sees no CUDA device")
@@ -233,11 +294,15 @@ def main():
     roof = 2.0 * 8192**3 / busy / 1e6
     del a, b
     print(f"matrix roof (cuBLAS bf16 8192^3): {roof:.0f} TFLOP/s", flush=True)
-    gemm = bench_gemm(gemm_rows(args.quick), args.iters, flush, torch.bfloat16, roof)
-    mlp = bench_mlp(args.iters, flush, torch.bfloat16)
-    write_report(args.out, gemm, mlp, roof)
-    bad = [r for r in gemm + mlp if not r["ok"]]
-    print(f"{len(gemm) + len(mlp) - len(bad)} rows checked ok, {len(bad)} wrong")
+    gemm = mlp = fused = []
+    if args.only in ("all", "gemm"):
+        gemm = bench_gemm(gemm_rows(args.quick), args.iters, flush, torch.bfloat16, roof)
+        mlp = bench_mlp(args.iters, flush, torch.bfloat16)
+    if args.only in ("all", "fused"):
+        fused = bench_fused(args.iters, flush, torch.bfloat16)
+    write_report(args.out, gemm, mlp, roof, fused)
+    bad = [r for r in gemm + mlp + fused if not r["ok"]]
+    print(f"{len(gemm) + len(mlp) + len(fused) - len(bad)} rows checked ok, {len(bad)} wrong")
     sys.exit(1 if bad else 0)
 
 
