@@ -75,31 +75,90 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
   }
 }
 
-// Consumer rows [row0, row0 + 64) of the tile, output columns from col0, through the tail;
-// pair_stores: N is even and d, bias and residual are 4-byte aligned, so two neighbours go out as
-// one 32-bit store.
-__device__ __forceinline__ void store_rows(const float (&acc)[ACC], T* d, const GemmTailArgs<T>& tail,
-                                           int M, int N, int row0, int col0, int pair_stores) {
-  const int t = warpgroup_thread();
-  constexpr int OUT = GATED ? ACC / 2 : ACC;
+// The epilogue stages each warp's 16 rows through shared memory, CHUNK output columns at a time,
+// so that global memory sees whole row segments: stores (and residual loads) of 16 bytes a lane,
+// four lanes a row, instead of the fragment layout's 4-byte pieces of eight rows.
+constexpr int CHUNK = 32;
+constexpr int STAGE_LD = CHUNK + 8;  // floats a staged row; the padding spreads rows over banks
+constexpr int WARP_STAGE_FLOATS = 16 * STAGE_LD;
+// Output accumulator i (< ACC / 2 when gated): the sum, or act(gate) * up when gated.
+__device__ __forceinline__ float out_value(const float (&acc)[ACC], int i) {
+  return GATED ? activate(GATED_ACT, acc[i]) * acc[(i + ACC / 2) % ACC] : acc[i];
+}
+
+// Eight consecutive elements d[row, col..col+8) from fp32 values v, through the tail. vec: the 8
+// are in bounds and d, bias and residual allow 16-byte accesses there.
+__device__ __forceinline__ void store_eight(float (&v)[8], T* d, const GemmTailArgs<T>& tail,
+                                            int N, int row, int col, bool vec) {
+  const i64 off = static_cast<i64>(row) * N + col;
+  if (vec) {
+    if (tail.bias != nullptr) {
+      const U32x4 b = *reinterpret_cast<const U32x4*>(tail.bias + col);
+      const u32 w[4] = {b.x, b.y, b.z, b.w};
 #pragma unroll
-  for (int i = 0; i < OUT; i += 2) {
-    const int r = row0 + acc_row(t, i);
-    const int c = col0 + acc_col(t, i);
-    if (r >= M || c >= N) continue;
-    const float v0 = gemm_tail(tail, GATED_ACT, acc[i], GATED ? acc[(i + OUT) % ACC] : 0.0f, r, c, N);
-    T* p = d + static_cast<i64>(r) * N + c;
-    if (pair_stores) {
-      const float v1 =
-          gemm_tail(tail, GATED_ACT, acc[i + 1], GATED ? acc[(i + 1 + OUT) % ACC] : 0.0f, r, c + 1, N);
-      *reinterpret_cast<u32*>(p) = pack2<T>(v0, v1);
-    } else {
-      p[0] = from_float<T>(v0);
-      if (c + 1 < N) {
-        p[1] = from_float<T>(
-            gemm_tail(tail, GATED_ACT, acc[i + 1], GATED ? acc[(i + 1 + OUT) % ACC] : 0.0f, r, c + 1, N));
+      for (int e = 0; e < 4; ++e) {
+        v[2 * e] += unpack_lo<T>(w[e]);
+        v[2 * e + 1] += unpack_hi<T>(w[e]);
       }
     }
+    if (tail.residual != nullptr) {
+      const U32x4 r = *reinterpret_cast<const U32x4*>(tail.residual + off);
+      const u32 w[4] = {r.x, r.y, r.z, r.w};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        v[2 * e] += unpack_lo<T>(w[e]);
+        v[2 * e + 1] += unpack_hi<T>(w[e]);
+      }
+    }
+    *reinterpret_cast<U32x4*>(d + off) = U32x4{pack2<T>(v[0], v[1]), pack2<T>(v[2], v[3]),
+                                               pack2<T>(v[4], v[5]), pack2<T>(v[6], v[7])};
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    if (col + e >= N) break;
+    d[off + e] = from_float<T>(gemm_tail(tail, -1, v[e], 0.0f, row, col + e, N));
+  }
+}
+
+// Consumer rows [row0, row0 + 64) of the tile, output columns from col0, through the tail; stage
+// is this warp's WARP_STAGE_FLOATS of shared memory. vec_stores: N % 8 == 0 and d, bias and
+// residual are 16-byte aligned.
+__device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage, T* d,
+                                           const GemmTailArgs<T>& tail, int M, int N, int row0,
+                                           int col0, int vec_stores) {
+  const int lane = threadIdx.x % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int warp_row0 = row0 + 16 * ((threadIdx.x / 32) % 4);
+#pragma unroll
+  for (int c0 = 0; c0 < OUT_BN; c0 += CHUNK) {
+    // Fragment -> stage: accumulator i holds row g + 8 * ((i / 2) % 2), column 8 * (i / 4) +
+    // 2 * t + i % 2 (acc_row / acc_col).
+#pragma unroll
+    for (int j = 0; j < CHUNK / 8; ++j) {
+      const int i = 4 * (c0 / 8 + j);
+      float* lo = stage + g * STAGE_LD + 8 * j + 2 * t;
+      float* hi = lo + 8 * STAGE_LD;
+      lo[0] = out_value(acc, i);
+      lo[1] = out_value(acc, i + 1);
+      hi[0] = out_value(acc, i + 2);
+      hi[1] = out_value(acc, i + 3);
+    }
+    __syncwarp();
+    // Stage -> global: a lane takes 8 columns of a row, four lanes a row, eight rows a pass.
+#pragma unroll
+    for (int pass = 0; pass < 2; ++pass) {
+      const int r = 8 * pass + lane / 4, cc = 8 * (lane % 4);
+      const int row = warp_row0 + r, col = col0 + c0 + cc;
+      if (row < M && col < N) {
+        const float* src = stage + r * STAGE_LD + cc;
+        float v[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) v[e] = src[e];
+        store_eight(v, d, tail, N, row, col, vec_stores && col + 8 <= N);
+      }
+    }
+    __syncwarp();  // the next chunk rewrites the stage
   }
 }
 
@@ -114,7 +173,7 @@ __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int sp
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
                         const __grid_constant__ TensorMap map_b, T* d, int M, int N, int K,
-                        int pair_stores, int splits, float* partials, int* counters, const T* bias,
+                        int vec_stores, int splits, float* partials, int* counters, const T* bias,
                         const T* residual, int batch) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
@@ -124,6 +183,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   unsigned char* b_tiles = smem + STAGES * A_TILE_BYTES;
   u64* full = reinterpret_cast<u64*>(b_tiles + STAGES * B_TILE_BYTES);
   u64* empty = full + STAGES;
+  // The epilogue's per-warp staging (consumer warps only), 16-byte aligned after the barriers.
+  float* epilogue_stage = reinterpret_cast<float*>(empty + STAGES);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -169,6 +230,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   setmaxnreg_inc<232>();
   const int consumer = wg - 1;
   const int t = warpgroup_thread();
+  float* stage_of_warp = epilogue_stage + (threadIdx.x / 32 - 4) * WARP_STAGE_FLOATS;
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
@@ -210,7 +272,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
     if (splits == 1) {
-      store_rows(acc, d_p, tail, M, N, row0, col0, pair_stores);
+      store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
       continue;
     }
     const int slot = tile * CONSUMERS + consumer;
@@ -245,6 +307,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       acc[4 * q + 2] = sum.z;
       acc[4 * q + 3] = sum.w;
     }
-    store_rows(acc, d_p, tail, M, N, row0, col0, pair_stores);
+    store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
   }
 }

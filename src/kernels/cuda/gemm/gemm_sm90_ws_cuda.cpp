@@ -29,8 +29,11 @@ struct WsTile {
   double rate;  // relative throughput of a full wave of this tile (larger tiles reuse more)
   std::string name() const { return fmt::format("{}x{}x{}/s{}", bm, bn, kBK, stages); }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
+  // The stages, their two barriers each, the epilogue's staging (16 rows x 40 floats a consumer
+  // warp, gemm_sm90_ws.cu) and slack to align the tiles to 1024 bytes.
   unsigned smem(int elem) const {
-    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + 2 * stages * 8 + 1024);
+    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + 2 * stages * 8 +
+                                 (bm / 64) * 4 * 16 * 40 * 4 + 1024);
   }
 };
 constexpr std::array<WsTile, 4> kTiles{
@@ -254,7 +257,7 @@ class GemmSm90WsCuda final : public GemmKernel {
         call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBK)
                      : encode_tensor_map_sw128_batched(view_b(call, bp), kBK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-    int pair_stores = n % 2 == 0 && all_aligned({dp, tp.bias, tp.residual}, 4) ? 1 : 0;
+    int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     const void* bias = tp.bias;
     const void* residual = tp.residual;
     int batch = static_cast<int>(call.batch);
@@ -263,7 +266,7 @@ class GemmSm90WsCuda final : public GemmKernel {
     launch_ex(fns_[tile]->get(device), device,
               {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
-               &k, &pair_stores, &splits, &partials, &counters, &bias, &residual, &batch});
+               &k, &vec_stores, &splits, &partials, &counters, &bias, &residual, &batch});
   }
 
   std::vector<std::unique_ptr<CudaFunction>> fns_;
