@@ -44,6 +44,14 @@ int64_t Shape::numel() const noexcept {
   return n;
 }
 
+std::optional<int64_t> Shape::checked_numel() const noexcept {
+  int64_t n = 1;
+  for (int i = 0; i < rank_; ++i) {
+    if (dims_[i] < 0 || __builtin_mul_overflow(n, dims_[i], &n)) return std::nullopt;
+  }
+  return n;
+}
+
 std::string Shape::str() const {
   return fmt::format("[{}]", fmt::join(begin(), end(), ", "));
 }

@@ -55,13 +55,30 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, int64_t offset_elements, Shape 
       strides_(strides),
       dtype_(dtype) {}
 
+namespace {
+
+// shape's size in bytes; a ShapeError naming the shape when the element count or the byte size
+// does not fit int64.
+int64_t byte_size_or_throw(std::string_view who, const Shape& shape, DType dtype) {
+  const std::optional<int64_t> n = shape.checked_numel();
+  int64_t bytes = 0;
+  if (!n || __builtin_mul_overflow(*n, static_cast<int64_t>(dtype_size(dtype)), &bytes)) {
+    throw ShapeError(who, "shape",
+                     "non-negative sizes whose element count and byte size fit in int64",
+                     fmt::format("{} of {}", shape.str(), dtype_name(dtype)));
+  }
+  return bytes;
+}
+
+}  // namespace
+
 Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
   for (int64_t d : shape) {
     if (d < 0)
       throw ValueError(
           fmt::format("Tensor::empty: expected non-negative sizes, got {}", shape.str()));
   }
-  const size_t nbytes = static_cast<size_t>(shape.numel()) * dtype_size(dtype);
+  const size_t nbytes = static_cast<size_t>(byte_size_or_throw("Tensor::empty", shape, dtype));
   return Tensor(Storage::allocate(nbytes, device), 0, shape, contiguous_strides(shape), dtype);
 }
 
@@ -83,6 +100,7 @@ Tensor Tensor::from_blob(void* data, const Shape& shape, const Shape& strides, D
     throw ValueError(fmt::format("Tensor::from_blob: expected {} strides, got {}", shape.rank(),
                                  strides.rank()));
   }
+  byte_size_or_throw("Tensor::from_blob", shape, dtype);
   size_t span = 1;
   for (int i = 0; i < shape.rank(); ++i) span += static_cast<size_t>((shape[i] - 1) * strides[i]);
   auto storage =

@@ -107,3 +107,39 @@ TEST(ThreadPool, CoversTheRangeExactlyOnceAndRethrows) {
 
 }  // namespace
 }  // namespace tileops
+
+namespace tileops {
+namespace {
+
+TEST(ShapeOverflow, CheckedElementCount) {
+  EXPECT_EQ(Shape({3, 4, 5}).checked_numel(), 60);
+  EXPECT_EQ(Shape({3, 0, int64_t{1} << 62}).checked_numel(), 0);
+  EXPECT_EQ(Shape({int64_t{1} << 32, int64_t{1} << 32}).checked_numel(), std::nullopt);
+  EXPECT_EQ(Shape({int64_t{1} << 62, 16}).checked_numel(), std::nullopt);
+  EXPECT_EQ(Shape({2, -3}).checked_numel(), std::nullopt);
+}
+
+TEST(ShapeOverflow, EmptyRefusesCountsAndByteSizesBeyondInt64) {
+  try {
+    (void)Tensor::empty({int64_t{1} << 62, 16}, DType::kFloat32);
+    ADD_FAILURE() << "expected a ShapeError";
+  } catch (const ShapeError& e) {
+    EXPECT_STREQ(e.what(),
+                 "Tensor::empty: argument 'shape': expected non-negative sizes whose element "
+                 "count and byte size fit in int64, got [4611686018427387904, 16] of float32");
+  }
+  // 2^61 elements fit; their 2^63 bytes do not.
+  EXPECT_THROW((void)Tensor::empty({int64_t{1} << 61}, DType::kFloat32), ShapeError);
+}
+
+TEST(ShapeOverflow, FromBlobRefusesOverflowingShapes) {
+  float storage[4] = {};
+  const int64_t big = int64_t{1} << 32;
+  EXPECT_THROW(
+      (void)Tensor::from_blob(storage, {big, big}, {big, 1}, DType::kFloat32, Device::cpu()),
+      ShapeError);
+  EXPECT_NO_THROW((void)Tensor::from_blob(storage, {2, 2}, {2, 1}, DType::kFloat32, Device::cpu()));
+}
+
+}  // namespace
+}  // namespace tileops

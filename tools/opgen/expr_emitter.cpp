@@ -258,9 +258,14 @@ Typed emit_call(const Expr& e, const Scope& scope) {
     arity(1);
     return {Ty::kFloat, false, fmt::format("std::log2({})", need(a[0], Ty::kFloat, "log2()").code)};
   }
+  if (f == "isfinite") {
+    arity(1);
+    return {Ty::kBool, false,
+            fmt::format("std::isfinite({})", need(a[0], Ty::kFloat, "isfinite()").code)};
+  }
   throw GenError(fmt::format(
       "unknown function '{}'; expected one of len, product, sum, tuple, list, broadcast_shapes, "
-      "is_broadcastable_to, reduced_shape, min, max, abs, int, float, ceil, floor, log2",
+      "is_broadcastable_to, reduced_shape, min, max, abs, int, float, ceil, floor, log2, isfinite",
       f));
 }
 

@@ -61,6 +61,7 @@ std::string emit_call(const Expr& e, const PyScope& scope) {
       {"ceil", "_ceil"},
       {"floor", "_floor"},
       {"log2", "_log2"},
+      {"isfinite", "_isfinite"},
   };
   auto it = kFunctions.find(e.text);
   if (it == kFunctions.end()) throw GenError(fmt::format("unknown function '{}'", e.text));

@@ -199,6 +199,10 @@ def _log2(x):
     return math.log2(x)
 
 
+def _isfinite(x):
+    return math.isfinite(x)
+
+
 # ---------------------------------------------------------------------------- the call's checks
 
 

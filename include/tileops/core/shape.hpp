@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ class Shape {
   // Throws ShapeError when the rank would exceed kMaxRank.
   void push_back(int64_t value);
   int64_t numel() const noexcept;
+  // The element count, or nullopt when it does not fit int64 (a dim is negative or the product
+  // overflows).
+  std::optional<int64_t> checked_numel() const noexcept;
   std::string str() const;  // "[2, 3]"
 
   friend bool operator==(const Shape& a, const Shape& b) noexcept {

@@ -44,7 +44,10 @@ struct ImplementationInfo {
 };
 
 // Undoes a registration when destroyed, unless released (the default for static registrations).
-class Registration {
+// [[nodiscard]]: dropping the value undoes the registration at once, which is never what a caller
+// means; a backend keeps it for as long as it is loaded, or calls release() to keep the
+// registration for the life of the process.
+class [[nodiscard]] Registration {
  public:
   Registration() = default;
   explicit Registration(std::function<void()> undo) : undo_(std::move(undo)) {}

@@ -47,7 +47,8 @@ def bad_calls(device):
         ("stats-dtype", {}, (x, rm.half(), rv, None, None), TypeError,
          "BatchNormFwdOp: argument 'running_mean': expected dtype float32, got float16"),
         ("eps", {"eps": -1.0}, (x, rm, rv, None, None), ValueError,
-         "BatchNormFwdOp: argument 'eps': expected parameter rule `eps > 0` to hold, got eps=-1"),
+         "BatchNormFwdOp: argument 'eps': expected parameter rule `eps > 0 and isfinite(eps)` to "
+         "hold, got eps=-1"),
         ("one-value-per-channel", {"training": True},
          (rand((1, 4), device=device), rm, rv, None, None), ValueError,
          "BatchNormFwdOp: argument 'x': expected shape rule "

@@ -43,4 +43,7 @@ def bad_calls(device):
          ValueError,
          "RMSNormFwdOp: argument 'x': expected a tensor of rank at most 8, got shape "
          "[1, 1, 1, 1, 1, 1, 1, 1, 32]"),
+        ("nan-eps", {"normalized_shape": (32,), "eps": float("nan")}, (x, w), ValueError,
+         "RMSNormFwdOp: argument 'eps': expected parameter rule "
+         "`eps is None or (eps >= 0 and isfinite(eps))` to hold, got eps=nan"),
     ]
