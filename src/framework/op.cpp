@@ -175,7 +175,7 @@ std::optional<std::string> Op::serving_target() const {
     case TargetState::kBuiltin:
       return std::string(kBuiltinTarget);
     case TargetState::kExternal:
-      return serving_name_;
+      return std::string(serving_name_);
   }
   return std::nullopt;
 }
@@ -203,11 +203,11 @@ void Op::run_call(detail::CallFrame& frame) {
     }
     check_outputs(frame);  // 5.
     deliver_supplied_outputs(frame);
-    if (frame.foreign_completion != nullptr) {
+    if (!frame.foreign_completion.empty()) {
       throw ContractError(
           fmt::format("{}: sub-op {} completed a call inside this call but is not held through "
                       "delegate_for; hold sub-ops with delegate_for(stage, identity, params)",
-                      instance_key_, frame.foreign_completion->instance_key()));
+                      instance_key_, frame.foreign_completion));
     }
     finish_call(frame);  // 6. and 7.
   } catch (...) {
@@ -268,8 +268,8 @@ void Op::finish_call(detail::CallFrame& frame) {
     if (parent->op == parent_ && parent_ != nullptr) {
       parent->record.stages.push_back(
           StageRecord{stage_, this, std::make_shared<const CallRecord>(record)});
-    } else if (parent->foreign_completion == nullptr) {
-      parent->foreign_completion = this;
+    } else if (parent->foreign_completion.empty()) {
+      parent->foreign_completion = instance_key_;
     }
   }
   std::lock_guard lock(last_call_mutex_);
@@ -517,12 +517,19 @@ void Op::reset_binding() {
     std::lock_guard target_lock(target_mutex_);
     std::unique_lock lock(cache_mutex_);
     target_state_.store(TargetState::kUnsettled, std::memory_order_release);
-    serving_name_.clear();
+    serving_name_ = {};
     for (auto& state : interfaces_) {
       state->hits.clear();
       state->entries.clear();
     }
     target_kernels_.clear();
+  }
+  {
+    // The record of a call this undo unwinds names kernels just destroyed: records are reset
+    // level by level with the bindings (guide A), so last_call() and kernel_config() never read
+    // a freed kernel.
+    std::lock_guard lock(last_call_mutex_);
+    last_call_.reset();
   }
   std::lock_guard lock(delegates_mutex_);
   for (auto& held : delegates_) held->op->reset_binding();

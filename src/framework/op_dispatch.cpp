@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "interned_names.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/dispatch_trace.hpp"
 
@@ -185,7 +186,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
     auto [begin, end] = state.hits.equal_range(hash);
     for (auto it = begin; it != end; ++it) {
       if (ops.equals(*it->second.call, call)) {
-        note_served(*it->second.entry, it->second.implementation->key);
+        note_served(*it->second.entry, it->second.served_by);
         return *it->second.entry;
       }
     }
@@ -194,7 +195,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
   auto [begin, end] = state.hits.equal_range(hash);
   for (auto it = begin; it != end; ++it) {
     if (ops.equals(*it->second.call, call)) {  // another thread built it meanwhile
-      note_served(*it->second.entry, it->second.implementation->key);
+      note_served(*it->second.entry, it->second.served_by);
       return *it->second.entry;
     }
   }
@@ -218,8 +219,9 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
     entry = built.get();
     state.entries.emplace(std::move(entry_key), std::move(built));
   }
-  state.hits.emplace(hash, InterfaceState::HitSlot{ops.clone(call), entry, &winner});
-  note_served(*entry, winner.key);
+  const std::string_view served_by = detail::intern_name(winner.key);
+  state.hits.emplace(hash, InterfaceState::HitSlot{ops.clone(call), entry, &winner, served_by});
+  note_served(*entry, served_by);
   return *entry;
 }
 

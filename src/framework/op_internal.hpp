@@ -13,6 +13,7 @@ struct Op::InterfaceState {
     std::shared_ptr<const CallSpec> call;
     Kernel* entry;
     const ImplementationInfo* implementation;
+    std::string_view served_by;  // the implementation's key, interned (detail::intern_name)
   };
   const InterfaceInfo* info;
   std::unordered_multimap<size_t, HitSlot> hits;

@@ -1,6 +1,7 @@
 // Step 3 of a call (settling the target) and step 4 when a target's kernel serves the op.
 #include <fmt/format.h>
 
+#include "interned_names.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/warnings.hpp"
 
@@ -27,7 +28,7 @@ void Op::settle_target(detail::CallFrame& frame) {
   if (chosen == kBuiltinTarget) {
     target_state_.store(TargetState::kBuiltin, std::memory_order_release);
   } else {
-    serving_name_ = std::move(chosen);
+    serving_name_ = detail::intern_name(chosen);
     target_state_.store(TargetState::kExternal, std::memory_order_release);
   }
 }

@@ -1,4 +1,6 @@
 // Checklist §1.10-1.13: failure and undo, last_call and roofline, tuning, enumeration.
+#include <regex>
+
 #include "behaviour_helpers.hpp"
 #include "tileops/framework/target.hpp"
 
@@ -59,6 +61,50 @@ TEST(B63_FirstCallFailureUndoesEverything, SubOpBindingsAreUndoneLevelByLevel) {
     EXPECT_FALSE(sub->serving_target().has_value());
     EXPECT_TRUE(sub->iter_kernels().empty());
   }
+}
+
+// The undo resets records with bindings: before, each sub-op's last_call still named the kernels
+// the undo destroyed, and kernel_config() read freed memory (seen by ASan).
+TEST(B63_FirstCallFailureUndoesEverything, SubOpRecordsAreUndoneWithTheirBindings) {
+  Registration r = register_probe({.key = "k"});
+  ProbeCompositeFwdOp op({.rogue = true});
+  EXPECT_THROW(op(filled({2, 2}, 1)), ContractError);
+  ASSERT_EQ(op.held_delegates().size(), 2u);
+  for (const Op* sub : op.held_delegates()) {
+    EXPECT_FALSE(sub->last_call().has_value());
+    EXPECT_EQ(sub->kernel_config(), "");
+  }
+  EXPECT_FALSE(op.last_call().has_value());
+}
+
+// A sub-op that is a local of forward is gone when the parent checks its call: the error names it
+// from a copy of its key (before, the message was built from the destroyed op; ASan).
+TEST(B63_FirstCallFailureUndoesEverything, AnUnheldLocalSubOpIsNamedAfterItIsGone) {
+  Registration r = register_probe({.key = "k"});
+  ProbeCompositeFwdOp op({.rogue_local = true});
+  try {
+    op(filled({2, 2}, 1));
+    ADD_FAILURE() << "expected a ContractError";
+  } catch (const ContractError& e) {
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex("sub-op ProbeFwdOp#[0-9]+ completed a call "
+                                                       "inside this call but is not held")))
+        << e.what();
+  }
+}
+
+// A record copied out of last_call() stays readable after its op and the registration that named
+// its implementation are gone (served_by used to view the registration's key).
+TEST(B62_FailedCallKeepsThePreviousRecord, ACopiedRecordOutlivesItsOpAndRegistration) {
+  std::optional<CallRecord> record;
+  {
+    Registration r = register_probe({.key = "probe_copied_record"});
+    ProbeFwdOp op;
+    op(filled({3}, 1));
+    record = op.last_call();
+  }
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->served_by, "probe_copied_record");
+  EXPECT_EQ(record->outputs[0].shape, (Shape{3}));
 }
 
 TEST(B64_LaterFailureKeepsTheBinding, TargetAndKernelsSurviveAFailingLaterCall) {

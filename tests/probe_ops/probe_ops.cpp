@@ -51,6 +51,10 @@ void ProbeCompositeFwdOp::forward(const Tensor& x, Tensor& y) {
     if (!unheld_) unheld_ = std::make_unique<ProbeFwdOp>();
     h = (*unheld_)(h);
   }
+  if (params().rogue_local) {
+    ProbeFwdOp local;
+    h = local(h);
+  }
   y = second(h);
 }
 

@@ -17,6 +17,10 @@ namespace tileops {
 class Op;
 struct CallRecord;
 
+// Lifetimes: everything in a record is a value, readable after its op is gone, except the
+// pointers `StageRecord::op` and `CallRecord::kernels`, which are valid while the op that made
+// the call lives (a failed first call resets the records with the bindings it undoes). Read
+// kernel configurations through Op::kernel_config().
 struct StageRecord {
   std::string stage;
   const Op* op;  // the held sub-op that made the call
@@ -28,7 +32,8 @@ struct CallRecord {
   int n_inputs = 0;
   std::array<TensorDesc, kMaxTensors> outputs{};
   int n_outputs = 0;
-  // Who served it: an implementation key, a target name, "empty-write" or "composite".
+  // Who served it: an implementation key, a target name, "empty-write" or "composite"; the
+  // characters live for the life of the process.
   std::string_view served_by;
   // The kernels kernel_for returned during the call (first few), for kernel_config().
   std::array<const Kernel*, 4> kernels{};

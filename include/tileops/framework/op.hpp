@@ -53,7 +53,9 @@ struct CallFrame {
   CallRecord record;
   Op* op = nullptr;
   CallFrame* enclosing = nullptr;  // the call this one is nested in, on this thread
-  const Op* foreign_completion = nullptr;
+  // The instance key of a sub-op not held through delegate_for that completed a call inside this
+  // one (copied: such an op is often a local that is gone when the enclosing call checks).
+  std::string foreign_completion;
   bool selected_target_here = false;
 };
 
@@ -209,7 +211,7 @@ class Op {
 
   std::mutex target_mutex_;
   std::atomic<TargetState> target_state_{TargetState::kUnsettled};
-  std::string serving_name_;
+  std::string_view serving_name_;  // interned: call records keep views of it
 
   mutable std::mutex delegates_mutex_;
   std::vector<std::unique_ptr<HeldDelegate>> delegates_;
