@@ -98,7 +98,10 @@ TEST(B08_ParamNames, RecordedInManifestOrderPerClass) {
   EXPECT_EQ(params[0].name, "scale");
   EXPECT_EQ(params[1].name, "mode");
   EXPECT_EQ(params[2].name, "table");
-  EXPECT_TRUE(ProbeCompositeFwdOp::static_schema().params.size() == 1);
+  const auto& composite = ProbeCompositeFwdOp::static_schema().params;
+  ASSERT_EQ(composite.size(), 2u);
+  EXPECT_EQ(composite[0].name, "rogue");
+  EXPECT_EQ(composite[1].name, "rogue_local");
 }
 
 TEST(B09_Declarations, InterfacesAndDelegateTypesAreDeclaredByTheClass) {
