@@ -56,8 +56,10 @@ TEST_P(CudaTensorCoreGemm, LargeSquareAndMisalignedOperands) {
 TEST_P(CudaTensorCoreGemm, SkinnyBatchesUpToThirtyTwo) {
   TILEOPS_REQUIRE_CUDA();
   GemmFwdOp op;  // a [m, k] times a weight [n, k]
+  // 70001 and 300001 columns: a block's share spans several rounds of steps.
   for (int64_t m : {1, 2, 7, 8, 9, 16, 17, 32}) {
-    for (Mnk s : {Mnk{m, 4096, 4096}, Mnk{m, 1000, 520}, Mnk{m, 17, 8}}) {
+    for (Mnk s : {Mnk{m, 4096, 4096}, Mnk{m, 1000, 520}, Mnk{m, 17, 8}, Mnk{m, 70001, 24},
+                  Mnk{m, 300001, 8}}) {
       EXPECT_TRUE(cuda_matches_reference(op, {a_shape(false, s), b_shape(true, s)}, GetParam()))
           << s.m << "x" << s.n << "x" << s.k;
       EXPECT_EQ(op.last_call()->served_by, "gemm_skinny_cuda");

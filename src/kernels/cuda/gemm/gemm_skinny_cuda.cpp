@@ -80,6 +80,9 @@ class GemmSkinnyCuda final : public GemmKernel {
     const void* residual = call.residual ? tail.residual.data() : nullptr;
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int64_t batch = call.batch;
+    // One block per out_rows_ columns, the columns spread evenly over them. A persistent grid of
+    // two blocks per SM, and grids of more, smaller blocks, both measured slower on the H200
+    // (docs/perf/h200-gemv-sweep-2026-11-30).
     launch(fn_.get(device), device, static_cast<unsigned>((n + out_rows_ - 1) / out_rows_),
            static_cast<unsigned>(std::min<int64_t>(batch, 65535)), kWarps * 32, 0,
            {&ap, &bp, &dp, &m, &n, &k, &bias, &residual, &batch});
