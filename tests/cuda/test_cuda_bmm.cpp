@@ -25,7 +25,9 @@ std::string expected_kernel(bool fp32, bool ta, bool tb, int64_t m, int64_t n, i
   return ld_ok ? "gemm_sm90_ws" : "gemm_tiled_cuda";
 }
 
-class CudaBmm : public ::testing::TestWithParam<DType> {};
+class CudaBmm : public ::testing::TestWithParam<DType> {
+  testing::CublasLtSwitchedOff cublaslt_off_;  // these test tileops's own kernels
+};
 
 TEST_P(CudaBmm, EveryLayoutEdgeShapesAndSplitK) {
   TILEOPS_REQUIRE_CUDA();

@@ -25,7 +25,9 @@ Shape b_shape(bool tb, const Mnk& s) {
   return tb ? Shape{s.n, s.k} : Shape{s.k, s.n};
 }
 
-class CudaTensorCoreGemm : public ::testing::TestWithParam<DType> {};
+class CudaTensorCoreGemm : public ::testing::TestWithParam<DType> {
+  testing::CublasLtSwitchedOff cublaslt_off_;  // these test tileops's own kernels
+};
 
 TEST_P(CudaTensorCoreGemm, EveryLayoutAndEdgeShape) {
   TILEOPS_REQUIRE_CUDA();

@@ -49,7 +49,9 @@ const Case kCases[] = {
     {{130, 1000, 4097}, "gemm_tiled_cuda"},
 };
 
-class CudaLinear : public ::testing::TestWithParam<DType> {};
+class CudaLinear : public ::testing::TestWithParam<DType> {
+  testing::CublasLtSwitchedOff cublaslt_off_;  // these test tileops's own kernels
+};
 
 TEST_P(CudaLinear, EveryTailOnEveryKernel) {
   TILEOPS_REQUIRE_CUDA();

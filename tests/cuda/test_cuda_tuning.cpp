@@ -27,6 +27,7 @@ class CudaTuning : public testing::TuningDirTest {
     board_ = cuda::device_name(0);
   }
   std::string board_;
+  testing::CublasLtSwitchedOff cublaslt_off_;  // the tiled kernel's tiles are what is tuned here
 };
 
 const std::vector<std::string> kGemmTiles{"64x64x16/4x4",  "128x64x16/8x4", "64x128x16/4x8",

@@ -1,5 +1,7 @@
 #include "cuda_support.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "test_support.hpp"
@@ -65,6 +67,19 @@ Tensor host_copy(const Tensor& t) {
          << fmt::format("{}", fmt::join(shape_text, " ")) << " seed " << seed
          << (misaligned ? " (misaligned)" : "") << ": "
          << fmt::format("{}", fmt::join(failures, "; "));
+}
+
+CublasLtSwitchedOff::CublasLtSwitchedOff() {
+  if (const char* old = std::getenv("TILEOPS_CUBLASLT")) previous_ = old;
+  setenv("TILEOPS_CUBLASLT", "0", 1);
+}
+
+CublasLtSwitchedOff::~CublasLtSwitchedOff() {
+  if (previous_) {
+    setenv("TILEOPS_CUBLASLT", previous_->c_str(), 1);
+  } else {
+    unsetenv("TILEOPS_CUBLASLT");
+  }
 }
 
 }  // namespace tileops::testing

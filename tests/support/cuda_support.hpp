@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "tileops/reference/check.hpp"
 #include "tileops/runtime/cuda.hpp"
 
@@ -19,6 +22,19 @@ namespace tileops::testing {
 // offset 1 gives a pointer that is not 16-byte aligned).
 Tensor device_copy(const Tensor& t, int offset = 0);
 Tensor host_copy(const Tensor& t);
+
+// Takes cuBLASLt out of GEMM dispatch while alive (TILEOPS_CUBLASLT=0, restored after), for tests
+// of tileops's own kernels that expect the CUDA-core fallback where cuBLASLt would serve.
+class CublasLtSwitchedOff {
+ public:
+  CublasLtSwitchedOff();
+  ~CublasLtSwitchedOff();
+  CublasLtSwitchedOff(const CublasLtSwitchedOff&) = delete;
+  CublasLtSwitchedOff& operator=(const CublasLtSwitchedOff&) = delete;
+
+ private:
+  std::optional<std::string> previous_;
+};
 
 ::testing::AssertionResult cuda_matches_reference(Op& op,
                                                   const std::vector<std::optional<Shape>>& shapes,

@@ -119,6 +119,10 @@ int device_count() {
   return count;
 }
 
+void make_device_current(int device) {
+  device_state(device);
+}
+
 std::string device_name(int device) {
   return device_state(device).name;
 }

@@ -113,4 +113,8 @@ bool driver_available() noexcept;
 // Throws RuntimeError "<what>: <CUDA error text> (<code>)" unless result is success.
 void check(CUresult result, const char* what);
 
+// Makes device's primary context current on the calling thread (for libraries that act on the
+// current device, such as cuBLASLt).
+void make_device_current(int device);
+
 }  // namespace tileops::cuda

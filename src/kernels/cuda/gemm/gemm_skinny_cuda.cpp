@@ -37,7 +37,7 @@ class GemmSkinnyCuda final : public GemmKernel {
   using Interface = GemmKernel;
   static constexpr DeviceType devices[] = {kCUDA};
   static constexpr int supported_archs[] = {90};
-  static constexpr std::string_view preferred_over[] = {"gemm_sm90_ws"};
+  static constexpr std::string_view preferred_over[] = {"gemm_sm90_ws", "gemm_cublaslt"};
 
   static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {

@@ -137,6 +137,8 @@ class GemmSm90WsCuda final : public GemmKernel {
   using Interface = GemmKernel;
   static constexpr DeviceType devices[] = {kCUDA};
   static constexpr int supported_archs[] = {90};
+  // tileops's own kernel first; cuBLASLt serves what it refuses (docs/design/decisions.md).
+  static constexpr std::string_view preferred_over[] = {"gemm_cublaslt"};
 
   static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {

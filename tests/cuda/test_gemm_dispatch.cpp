@@ -1,0 +1,137 @@
+// Where cuBLASLt sits in GEMM dispatch, decided from the call spec and an H200's facts alone (no
+// GPU needed): tileops's own kernels outrank it, it outranks the CUDA-core fallback when the
+// library loads, and TILEOPS_CUBLASLT=0 or a call it cannot serve leaves the fallback.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "runtime/cuda/cublaslt_api.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+const DeviceFacts kH200{90, 132, "h200", 232448};
+
+class CudaFactsGuard {
+ public:
+  explicit CudaFactsGuard(DeviceFacts facts)
+      : previous_(set_device_facts_provider(kCUDA, [facts](Device) { return facts; })) {}
+  ~CudaFactsGuard() { set_device_facts_provider(kCUDA, previous_); }
+
+ private:
+  DeviceFactsProvider previous_;
+};
+
+// Sets an environment variable while alive, restoring what was there.
+class EnvGuard {
+ public:
+  EnvGuard(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) previous_ = old;
+    setenv(name, value, 1);
+  }
+  ~EnvGuard() {
+    if (previous_) {
+      setenv(name_, previous_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> previous_;
+};
+
+class GemmSelection final : public gen::GemmFwdOpBase {
+ public:
+  GemmSelection() : GemmFwdOpBase({}, GemmFwdOp::decl(), {}) {}
+  std::string key(const GemmCall& call) const { return key_for<GemmKernel>(call); }
+
+ private:
+  void forward(const Tensor&, const Tensor&, Tensor&) override {}
+};
+
+GemmCall call_of(DType dtype, int64_t m, int64_t n, int64_t k, bool aligned16 = true) {
+  GemmCall c;
+  c.device = Device::cuda(0);
+  c.dtype = dtype;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.aligned16 = aligned16;
+  return c;
+}
+
+struct Decision {
+  std::string winner;
+  std::map<std::string, std::string> dropped;
+};
+
+Decision decide(const GemmCall& call) {
+  GemmSelection op;
+  DispatchTrace trace;
+  Decision d{op.key(call), {}};
+  for (const auto& [k, why] : trace.decisions().back().dropped) d.dropped[k] = why;
+  return d;
+}
+
+TEST(GemmDispatch, OwnTensorCoreKernelsOutrankCublasLt) {
+  CudaFactsGuard facts(kH200);
+  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  const Decision big = decide(call_of(DType::kBFloat16, 4096, 4096, 4096));
+  EXPECT_EQ(big.winner, "gemm_sm90_ws");
+  const Decision decode = decide(call_of(DType::kBFloat16, 1, 4096, 4096));
+  EXPECT_EQ(decode.winner, "gemm_skinny_cuda");
+  if (cuda::cublaslt_available()) {
+    EXPECT_EQ(big.dropped.at("gemm_cublaslt"), "outranked by gemm_sm90_ws (preferred_over)");
+    EXPECT_EQ(decode.dropped.at("gemm_cublaslt"), "outranked by gemm_skinny_cuda (preferred_over)");
+  } else {
+    EXPECT_EQ(big.dropped.at("gemm_cublaslt"), "refused: " + cuda::cublaslt_unavailable_reason());
+  }
+  // A leading dimension TMA cannot address (k = 100): cuBLASLt when it loads.
+  const Decision odd = decide(call_of(DType::kBFloat16, 64, 512, 100));
+  EXPECT_EQ(odd.winner, cuda::cublaslt_available() ? "gemm_cublaslt" : "gemm_tiled_cuda");
+}
+
+TEST(GemmDispatch, Float32GoesToCublasLtWhenItLoadsElseTheFallback) {
+  CudaFactsGuard facts(kH200);
+  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  const Decision d = decide(call_of(DType::kFloat32, 512, 512, 512));
+  if (cuda::cublaslt_available()) {
+    EXPECT_EQ(d.winner, "gemm_cublaslt");
+  } else {
+    EXPECT_EQ(d.winner, "gemm_tiled_cuda");
+    EXPECT_EQ(d.dropped.at("gemm_cublaslt"), "refused: " + cuda::cublaslt_unavailable_reason());
+    EXPECT_NE(cuda::cublaslt_unavailable_reason(), "");
+  }
+}
+
+TEST(GemmDispatch, SwitchedOffOrUnservableCallsTakeTheFallback) {
+  CudaFactsGuard facts(kH200);
+  {
+    EnvGuard off("TILEOPS_CUBLASLT", "0");
+    const Decision d = decide(call_of(DType::kFloat32, 512, 512, 512));
+    EXPECT_EQ(d.winner, "gemm_tiled_cuda");
+    EXPECT_EQ(d.dropped.at("gemm_cublaslt"), "refused: switched off by TILEOPS_CUBLASLT");
+  }
+  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  const Decision misaligned = decide(call_of(DType::kFloat32, 64, 64, 64, /*aligned16=*/false));
+  EXPECT_EQ(misaligned.winner, "gemm_tiled_cuda");
+  EXPECT_EQ(misaligned.dropped.at("gemm_cublaslt"),
+            "refused: a or b does not start on a 16-byte boundary");
+  EXPECT_EQ(decide(call_of(DType::kFloat32, 64, 64, 0)).dropped.at("gemm_cublaslt"),
+            "refused: k == 0: nothing to multiply");
+  GemmCall gated = call_of(DType::kFloat32, 64, 64, 64);
+  gated.gated = true;
+  EXPECT_EQ(decide(gated).dropped.at("gemm_cublaslt"),
+            "refused: a gated activation is not in cuBLASLt's epilogues");
+}
+
+}  // namespace
+}  // namespace tileops
