@@ -12,6 +12,7 @@ parameters and called on tensors:
 
 OPS describes every op (schema, inputs, outputs, parameters). Errors from the C++ op arrive as
 ValueError, TypeError or NotImplementedError with the C++ message (docs/design/torch-binding.md).
+No op has a backward yet: a backward through one raises NotImplementedError naming it.
 """
 
 import importlib
@@ -25,6 +26,9 @@ load()
 from . import _generated  # noqa: E402  (registers the fakes: the library must be loaded first)
 from ._generated import OPS  # noqa: E402
 from ._runtime import REQUIRED, BoundOp, CompositeOp  # noqa: E402
+from . import _autograd  # noqa: E402
+
+_autograd.register(OPS)
 
 __all__ = ["OPS", "REQUIRED", "BoundOp", "CompositeOp", "library_path", "instances"]
 
