@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "kernel_tuning.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/backend.hpp"
 #include "tileops/framework/warnings.hpp"
@@ -404,14 +405,12 @@ void Op::request_tune(const TuneOptions& options) {
       }
     }
     for (auto& slot : target_kernels_) {
-      if (!slot->kernel->tunable()) {
+      if (!detail::request_tune_defined(*slot->kernel, options)) {
         warn(
             fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
                         "untuned",
                         instance_key_, serving_name_));
-        continue;
       }
-      slot->kernel->request_tune(options);
     }
   }
   std::lock_guard lock(delegates_mutex_);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "interned_names.hpp"
+#include "kernel_tuning.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/warnings.hpp"
 
@@ -73,9 +74,7 @@ void Op::run_target(detail::CallFrame& frame) {
           schema_.name, serving_name_, device.str()));
     }
     if (tuned()) {
-      if (built->tunable()) {
-        built->request_tune(tune_options_);
-      } else {
+      if (!detail::request_tune_defined(*built, tune_options_)) {
         warn(
             fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
                         "untuned",

@@ -17,20 +17,21 @@ struct Recorded {
   ParamMap last_params;
 };
 
-class PlusHundred final : public TargetKernel {
+// Defines no request_tune().
+class PlusHundred : public TargetKernel {
  public:
-  explicit PlusHundred(bool tunable) : tunable_(tunable) {}
   void run(std::span<const Tensor> inputs, std::span<const Tensor> outputs) override {
     for (int64_t i = 0; i < inputs[0].numel(); ++i) {
       outputs[0].data_as<float>()[i] = inputs[0].data_as<const float>()[i] + 100.0f;
     }
   }
-  bool tunable() const override { return tunable_; }
+};
+
+// Defines request_tune() but not tunable(): guide A asks only for the former.
+class TunedPlusHundred final : public PlusHundred {
+ public:
   void request_tune(const TuneOptions&) override { ++tune_requests; }
   int tune_requests = 0;
-
- private:
-  bool tunable_;
 };
 
 KernelBuilder recording_builder(Recorded* rec, bool tunable = false) {
@@ -38,7 +39,8 @@ KernelBuilder recording_builder(Recorded* rec, bool tunable = false) {
     ++rec->builds;
     rec->last_inputs.assign(inputs.begin(), inputs.end());
     rec->last_params = params;
-    return std::unique_ptr<TargetKernel>(std::make_unique<PlusHundred>(tunable));
+    return tunable ? std::unique_ptr<TargetKernel>(std::make_unique<TunedPlusHundred>())
+                   : std::unique_ptr<TargetKernel>(std::make_unique<PlusHundred>());
   };
 }
 
@@ -274,13 +276,21 @@ TEST(B70_TargetKernelWithoutTuning, RequestTuneWarnsInsteadOfFailing) {
 TEST(B68_TuningReachesTargetKernels, BuiltAndLaterBuiltTargetKernelsAreTuned) {
   Recorded rec;
   Registration b = register_kernel_builder("ProbeFwdOp", "tunable", recording_builder(&rec, true));
+  std::vector<std::string> warnings;
+  auto previous = set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
   ProbeFwdOp op({}, "tunable");
   op(filled({1}, 1));
   op.request_tune();
   op(filled({3}, 1));  // a new specialisation, built in tuned mode
+  set_warning_handler(previous);
   auto kernels = op.iter_kernels();
   ASSERT_EQ(kernels.size(), 2u);
-  for (Kernel* k : kernels) EXPECT_EQ(static_cast<PlusHundred*>(k)->tune_requests, 1);
+  // Tuned although tunable() is false: defining request_tune() is what counts.
+  for (Kernel* k : kernels) {
+    EXPECT_FALSE(k->tunable());
+    EXPECT_EQ(static_cast<TunedPlusHundred*>(k)->tune_requests, 1);
+  }
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
 }
 
 }  // namespace

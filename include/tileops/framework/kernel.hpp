@@ -29,11 +29,13 @@ class Kernel {
   virtual std::vector<Kernel*> kernels() { return {this}; }
   // The tile configuration in use, for kernel_config() ("" when the kernel has none).
   virtual std::string config() const { return {}; }
-  // Whether request_tune() does anything for this kernel.
+  // Whether this kernel has candidate configurations to tune (reported by `tileops tune`).
   virtual bool tunable() const { return false; }
-  // Times the candidate configurations and keeps the fastest. Kernels without candidates ignore
-  // it. Called by Op::request_tune on built kernels, and after building in tuned mode.
-  virtual void request_tune(const TuneOptions&) {}
+  // Times the candidate configurations and keeps the fastest. Called by Op::request_tune on
+  // built kernels, and after building in tuned mode. A target's kernel that does not override it
+  // "defines no request_tune()": the op warns that it runs untuned (guide A). In-tree kernels
+  // without candidates need not override it.
+  virtual void request_tune(const TuneOptions&);
 };
 
 // Base for kernel interfaces: Derived names itself (kName) and its call spec type.

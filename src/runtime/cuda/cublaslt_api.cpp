@@ -65,7 +65,6 @@ struct Api {
 
 struct Loaded {
   Api api{};
-  Handle handle = nullptr;
   std::string error;
 };
 
@@ -98,10 +97,6 @@ Loaded load() {
   bind(a.pref_set, "cublasLtMatmulPreferenceSetAttribute");
   bind(a.heuristic, "cublasLtMatmulAlgoGetHeuristic");
   bind(a.matmul, "cublasLtMatmul");
-  if (l.error.empty()) {
-    const Status s = a.create(&l.handle);
-    if (s != 0) l.error = fmt::format("cublasLtCreate failed: {}", a.status_name(s));
-  }
   return l;
 }
 
@@ -110,10 +105,23 @@ const Loaded& loaded() {
   return l;
 }
 
+void check(Status s, const char* what);
+
 const Loaded& require() {
   const Loaded& l = loaded();
   if (!l.error.empty()) throw RuntimeError("cuBLASLt: " + l.error);
   return l;
+}
+
+// The process-wide handle, made on first use: only a plan (a call on a GPU) asks for it, so a
+// machine without a GPU never initialises cuBLASLt (whose failed initialisation leaks).
+Handle handle() {
+  static const Handle h = [] {
+    Handle made = nullptr;
+    check(require().api.create(&made), "cublasLtCreate");
+    return made;
+  }();
+  return h;
 }
 
 void check(Status s, const char* what) {
@@ -231,7 +239,7 @@ LtGemmPlan::LtGemmPlan(const LtGemmShape& s) : desc_(std::make_unique<Descriptor
   check(api.pref_set(pref, kPrefAlignC, &align_cd, sizeof align_cd), "set MIN_ALIGNMENT_C");
   check(api.pref_set(pref, kPrefAlignD, &align_cd, sizeof align_cd), "set MIN_ALIGNMENT_D");
   int found = 0;
-  check(api.heuristic(l.handle, d.matmul, d.a, d.b, d.c, d.d, pref, 1, &d.choice, &found),
+  check(api.heuristic(handle(), d.matmul, d.a, d.b, d.c, d.d, pref, 1, &d.choice, &found),
         "cublasLtMatmulAlgoGetHeuristic");
   if (found == 0) {
     throw RuntimeError(
@@ -257,7 +265,7 @@ void LtGemmPlan::run(const void* a, const void* b, void* d, const void* bias, co
   }
   const float alpha = 1.0f, beta = p.residual ? 1.0f : 0.0f;
   const void* c = p.residual ? residual : d;
-  check(l.api.matmul(l.handle, p.matmul, &alpha, b, p.a, a, p.b, &beta, c, p.c, d, p.d,
+  check(l.api.matmul(handle(), p.matmul, &alpha, b, p.a, a, p.b, &beta, c, p.c, d, p.d,
                      &p.choice.algo, workspace, p.choice.workspace_size, stream),
         "cublasLtMatmul");
 }
