@@ -172,8 +172,7 @@ int register_backend(char* error, uint64_t error_size) {
     tileops::register_kernel_type<AcmeRMSNormKernel>("RMSNormFwdOp", "rms_norm_acme").release();
     tileops::register_detector(kTarget, &has_graph_engine).release();
     tileops::register_kernel_builder("RMSNormFwdOp", kTarget, &build_graph_rms_norm).release();
-    // Last: the loader rolls back registrations of a failing backend, but not an allocator or
-    // a copier.
+    // A failing load rolls all of these back, the allocator and the copier included.
     tileops::set_allocator(type, &g_allocator);
     tileops::set_device_copier(type, &copy_bytes);
     return 0;
