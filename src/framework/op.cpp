@@ -9,6 +9,7 @@
 #include "kernel_tuning.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/backend.hpp"
+#include "tileops/framework/generated_support.hpp"
 #include "tileops/framework/warnings.hpp"
 
 namespace tileops {
@@ -228,18 +229,31 @@ void Op::allocate_outputs(detail::CallFrame& frame) const {
   }
 }
 
+// The same faults on an output as on an input raise the same types with the same kind of message:
+// DTypeError, ShapeError, DeviceError, and strides printed for a non-contiguous tensor.
 void Op::check_supplied_outputs(const detail::CallFrame& frame) const {
   const Device device = frame.device.value_or(Device::cpu());
   for (int i = 0; i < frame.n_outputs; ++i) {
     const Tensor& out = frame.supplied_outputs[i];
-    if (!out.defined() || !(out.shape() == frame.out_shapes[i]) ||
-        out.dtype() != frame.out_dtypes[i] || out.device() != device || !out.is_contiguous()) {
-      throw SignatureError(
-          schema_.name, schema_.outputs[i].name,
-          fmt::format("a contiguous {}{} tensor on {}", dtype_name(frame.out_dtypes[i]),
-                      frame.out_shapes[i].str(), device.str()),
-          out.str());
+    const std::string_view arg = schema_.outputs[i].name;
+    if (!out.defined()) {
+      throw SignatureError(schema_.name, arg, "a tensor (outputs given to call_into are required)",
+                           "an absent tensor");
     }
+    if (out.dtype() != frame.out_dtypes[i]) {
+      throw DTypeError(schema_.name, arg, fmt::format("dtype {}", dtype_name(frame.out_dtypes[i])),
+                       std::string(dtype_name(out.dtype())));
+    }
+    if (!(out.shape() == frame.out_shapes[i])) {
+      throw ShapeError(schema_.name, arg, fmt::format("shape {}", frame.out_shapes[i].str()),
+                       fmt::format("shape {}", out.shape().str()));
+    }
+    if (out.device() != device) {
+      throw DeviceError(schema_.name, arg,
+                        fmt::format("a tensor on {} (the inputs' device)", device.str()),
+                        fmt::format("a tensor on {}", out.device().str()));
+    }
+    detail::require_contiguous(schema_.name, arg, out);
   }
 }
 

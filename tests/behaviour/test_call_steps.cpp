@@ -1,4 +1,6 @@
 // Checklist §1.4: the seven steps of a call and the empty-write shortcut.
+#include <typeinfo>
+
 #include "behaviour_helpers.hpp"
 #include "tileops/framework/target.hpp"
 
@@ -184,8 +186,37 @@ TEST(CallInto, SuppliedOutputsAreCheckedAndWritten) {
   EXPECT_FLOAT_EQ(out.data_as<float>()[3], 2.0f);
   Tensor wrong = filled({2, 3}, -7);
   EXPECT_THROW(op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{wrong}),
-               SignatureError);
+               ShapeError);
   EXPECT_FLOAT_EQ(wrong.data_as<float>()[0], -7.0f);  // a bad call writes nothing
+}
+
+// A fault on an output given to call_into raises what the same fault on an input raises, and a
+// non-contiguous output's message shows the strides (its shape and dtype read the same).
+TEST(CallInto, OutputFaultsAreTypedAndNamedLikeInputFaults) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op({.scale = 2});
+  const Tensor x = filled({2, 2}, 1);
+  auto message = [&](const Tensor& out) -> std::string {
+    try {
+      op.call_into(std::vector<Tensor>{x, Tensor()}, std::vector<Tensor>{out});
+    } catch (const SignatureError& e) {
+      return std::string(typeid(e).name()) + "|" + e.what();
+    }
+    return "no error";
+  };
+  const std::string dtype = message(Tensor::empty({2, 2}, DType::kFloat64));
+  EXPECT_NE(dtype.find(typeid(DTypeError).name()), std::string::npos) << dtype;
+  EXPECT_NE(dtype.find("expected dtype float32, got float64"), std::string::npos) << dtype;
+  const std::string shape = message(Tensor::empty({4}, DType::kFloat32));
+  EXPECT_NE(shape.find(typeid(ShapeError).name()), std::string::npos) << shape;
+  EXPECT_NE(shape.find("expected shape [2, 2], got shape [4]"), std::string::npos) << shape;
+  Tensor base = filled({2, 2}, -7);
+  const Tensor transposed =
+      Tensor::from_blob(base.data(), Shape{2, 2}, Shape{1, 2}, DType::kFloat32, Device::cpu());
+  const std::string strided = message(transposed);
+  EXPECT_NE(strided.find("strides [1, 2] for shape [2, 2]"), std::string::npos) << strided;
+  EXPECT_NE(strided.find("contiguous (row-major) strides [2, 1]"), std::string::npos) << strided;
+  EXPECT_FLOAT_EQ(base.data_as<float>()[1], -7.0f);  // nothing written
 }
 
 }  // namespace
