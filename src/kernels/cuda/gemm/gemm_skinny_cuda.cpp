@@ -17,18 +17,31 @@ constexpr int kWarps = 8;
 
 // Chunks in flight per warp: as many as keep two 256-thread blocks resident on an SM (about 120
 // registers) with the x fragments of `groups` held too. (One 16-warp block per SM measured
-// slower on the H200: docs/perf/h200-gemm-2026-11-30.)
-int unroll_for(int groups) {
-  return groups == 1 ? 8 : groups == 2 ? 4 : groups <= 4 ? 2 : 1;
+// slower on the H200: docs/perf/h200-gemm-2026-11-30.) With one group, the burst is sized so a
+// warp's chunks (ceil(k / 32) over the warps) fill whole bursts: with k = 5120 a warp has 20
+// chunks, and bursts of 5 stream the weight 14% faster than 8 + 8 + 4 (the sweep in
+// docs/perf/h200-gemv-sweep-2026-11-30).
+int unroll_for(int groups, int64_t k) {
+  if (groups > 1) return groups == 2 ? 4 : groups <= 4 ? 2 : 1;
+  const int64_t chunks = ((k + 31) / 32 + kWarps - 1) / kWarps;
+  int best = 8;
+  int64_t best_waste = INT64_MAX;
+  for (int unroll = 8; unroll >= 5; --unroll) {
+    const int64_t waste = (chunks + unroll - 1) / unroll * unroll - chunks;
+    if (waste < best_waste) {
+      best = unroll;
+      best_waste = waste;
+    }
+  }
+  return best;
 }
 
 // gated_act: -1, or the GatedActivation code of a gated call.
-KernelSpec skinny_spec(DType dtype, int groups, int gated_act) {
+KernelSpec skinny_spec(DType dtype, int groups, int unroll, int gated_act) {
   return KernelSpec(
       "gemm/gemm_skinny.cu", "gemm_skinny_kernel",
       {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("MT", groups),
-       KernelConstant::integer("WARPS", kWarps),
-       KernelConstant::integer("UNROLL", unroll_for(groups)),
+       KernelConstant::integer("WARPS", kWarps), KernelConstant::integer("UNROLL", unroll),
        KernelConstant::integer("GATED_ACT", gated_act)});
 }
 
@@ -62,12 +75,15 @@ class GemmSkinnyCuda final : public GemmKernel {
     const DType dtype = call.dtype;
     const int groups = static_cast<int>(std::max<int64_t>(1, (call.m + 7) / 8));
     const int gated = call.gated ? static_cast<int>(call.activation) : -1;
-    return {fmt::format("{},mt{},{}", dtype_name(dtype), groups, gated),
-            [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups, gated); }};
+    const int unroll = unroll_for(groups, call.k);
+    return {fmt::format("{},mt{},u{},{}", dtype_name(dtype), groups, unroll, gated),
+            [=] { return std::make_unique<GemmSkinnyCuda>(dtype, groups, unroll, gated); }};
   }
 
-  GemmSkinnyCuda(DType dtype, int groups, int gated)
-      : groups_(groups), out_rows_(gated >= 0 ? 8 : 16), fn_(skinny_spec(dtype, groups, gated)) {}
+  GemmSkinnyCuda(DType dtype, int groups, int unroll, int gated)
+      : unroll_(unroll),
+        out_rows_(gated >= 0 ? 8 : 16),
+        fn_(skinny_spec(dtype, groups, unroll, gated)) {}
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
            const GemmTail& tail, const Tensor& /*workspace*/) override {
@@ -89,11 +105,11 @@ class GemmSkinnyCuda final : public GemmKernel {
   }
 
   std::string config() const override {
-    return fmt::format("rows={},warps={},unroll={}", out_rows_, kWarps, unroll_for(groups_));
+    return fmt::format("rows={},warps={},unroll={}", out_rows_, kWarps, unroll_);
   }
 
  private:
-  int groups_;
+  int unroll_;
   int out_rows_;  // output columns a block covers: 16, or 8 gate rows over 8 up rows when gated
   CudaFunction fn_;
 };
@@ -104,8 +120,12 @@ const bool kVariants = [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
       for (int groups = 1; groups <= kMaxM / 8; ++groups) {
-        for (int gated = -1; gated < 3; ++gated)
-          v.push_back(skinny_spec(d, groups, gated).source());
+        // One group takes bursts of 5 to 8 chunks (unroll_for); more groups one fixed burst.
+        const int lo = groups == 1 ? 5 : unroll_for(groups, 0), hi = groups == 1 ? 8 : lo;
+        for (int unroll = lo; unroll <= hi; ++unroll) {
+          for (int gated = -1; gated < 3; ++gated)
+            v.push_back(skinny_spec(d, groups, unroll, gated).source());
+        }
       }
     }
     return v;
