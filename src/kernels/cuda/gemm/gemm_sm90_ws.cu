@@ -88,8 +88,8 @@ __device__ __forceinline__ float out_value(const float (&acc)[ACC], int i) {
 
 // Eight consecutive elements d[row, col..col+8) from fp32 values v, through the tail. vec: the 8
 // are in bounds and d, bias and residual allow 16-byte accesses there.
-__device__ __forceinline__ void store_eight(float (&v)[8], T* d, const GemmTailArgs<T>& tail,
-                                            int N, int row, int col, bool vec) {
+__device__ __forceinline__ void store_eight(float (&v)[8], T* d, const GemmTailArgs<T>& tail, int N,
+                                            int row, int col, bool vec) {
   const i64 off = static_cast<i64>(row) * N + col;
   if (vec) {
     if (tail.bias != nullptr) {
@@ -161,6 +161,9 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage
     __syncwarp();  // the next chunk rewrites the stage
   }
 }
+
+constexpr int REDUCE_CHUNK = 8;  // partial loads in flight per thread while reducing
+static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
 // consecutive 16 bytes.
@@ -291,21 +294,34 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     named_barrier_sync(1 + consumer, kWarpgroupThreads);
     if (!last_split[consumer]) continue;
     __threadfence();
+    // REDUCE_CHUNK loads of one partial are issued together before any is summed: a loop that
+    // waited on each load in turn spent most of a split-K call on L2 round trips (docs/perf).
+    // Every element is still summed from zero in split order.
 #pragma unroll
-    for (int q = 0; q < ACC / 4; ++q) {
-      F32x4 sum{0.0f, 0.0f, 0.0f, 0.0f};
+    for (int q0 = 0; q0 < ACC / 4; q0 += REDUCE_CHUNK) {
+      F32x4 sum[REDUCE_CHUNK];
+#pragma unroll
+      for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
       for (int s = 0; s < splits; ++s) {
-        const F32x4 v =
-            load_l2_f32x4(partial_slot(partials, slot, s, splits) + q * kWarpgroupThreads);
-        sum.x += v.x;
-        sum.y += v.y;
-        sum.z += v.z;
-        sum.w += v.w;
+        const F32x4* theirs = partial_slot(partials, slot, s, splits) + q0 * kWarpgroupThreads;
+        F32x4 v[REDUCE_CHUNK];
+#pragma unroll
+        for (int j = 0; j < REDUCE_CHUNK; ++j) v[j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
+#pragma unroll
+        for (int j = 0; j < REDUCE_CHUNK; ++j) {
+          sum[j].x += v[j].x;
+          sum[j].y += v[j].y;
+          sum[j].z += v[j].z;
+          sum[j].w += v[j].w;
+        }
       }
-      acc[4 * q] = sum.x;
-      acc[4 * q + 1] = sum.y;
-      acc[4 * q + 2] = sum.z;
-      acc[4 * q + 3] = sum.w;
+#pragma unroll
+      for (int j = 0; j < REDUCE_CHUNK; ++j) {
+        acc[4 * (q0 + j)] = sum[j].x;
+        acc[4 * (q0 + j) + 1] = sum[j].y;
+        acc[4 * (q0 + j) + 2] = sum[j].z;
+        acc[4 * (q0 + j) + 3] = sum[j].w;
+      }
     }
     store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
   }

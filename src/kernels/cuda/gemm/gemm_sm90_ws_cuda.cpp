@@ -96,7 +96,15 @@ SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
   return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * t.bn * 4};
 }
 
-// The tile whose waves (splits included), weighted by its throughput, keep the most SMs busy.
+// The share of a tile's rows that hold rows of the output: a 128-row tile over m = 64 multiplies
+// as much padding as data.
+double row_use(const GemmCall& call, const WsTile& t) {
+  const int64_t padded = (call.m + t.bm - 1) / t.bm * t.bm;
+  return static_cast<double>(call.m) / static_cast<double>(padded);
+}
+
+// The tile whose waves (splits included), weighted by its throughput and by the share of its rows
+// that are not padding, keep the most SMs busy.
 int default_tile(const GemmCall& call, int sms) {
   int best = 0;
   double best_score = -1;
@@ -106,7 +114,7 @@ int default_tile(const GemmCall& call, int sms) {
     const int64_t units = tile_count(call, t) * splits;
     const int64_t waves = (units + sms - 1) / sms;
     const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
-    const double score = t.rate * fill * (splits > 1 ? kSplitKCost : 1.0);
+    const double score = t.rate * fill * row_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
       best = static_cast<int>(i);
