@@ -5,38 +5,6 @@
 
 namespace tileops {
 
-uint16_t Half::from_float(float value) noexcept {
-  const uint32_t u = std::bit_cast<uint32_t>(value);
-  const uint32_t sign = (u >> 16) & 0x8000u;
-  const uint32_t abs = u & 0x7fffffffu;
-  if (abs >= 0x7f800000u) {  // inf or NaN
-    return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
-  }
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds past 65504
-  if (abs < 0x38800000u) {  // below the smallest normal half: round to a subnormal
-    const float magnitude = std::bit_cast<float>(abs);
-    // Subnormal half has a fixed step of 2^-24; nearbyint rounds half to even.
-    const auto mantissa = static_cast<uint32_t>(std::nearbyint(magnitude * 16777216.0f));
-    return static_cast<uint16_t>(sign | mantissa);
-  }
-  // Normal: rebias exponent 127 -> 15 and round the 23-bit mantissa to 10 bits, ties to even.
-  uint32_t rebiased = abs - (112u << 23);
-  rebiased += 0xfffu + ((rebiased >> 13) & 1u);
-  return static_cast<uint16_t>(sign | (rebiased >> 13));
-}
-
-float Half::to_float(uint16_t bits) noexcept {
-  const uint32_t sign = uint32_t(bits & 0x8000u) << 16;
-  const uint32_t exponent = (bits >> 10) & 0x1fu;
-  const uint32_t mantissa = bits & 0x3ffu;
-  if (exponent == 0) {
-    const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
-  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
-}
-
 namespace {
 
 // Generic minifloat encode: exponent bits E, mantissa bits M, bias B. Rounds to nearest even.
