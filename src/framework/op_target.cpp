@@ -16,8 +16,8 @@ void Op::settle_target(detail::CallFrame& frame) {
   if (!has_tensor && !target_ && !default_target()) return;
   std::lock_guard lock(target_mutex_);
   if (target_state_.load(std::memory_order_relaxed) != TargetState::kUnsettled) return;
-  std::string chosen =
-      detail::select_target(target_, has_tensor ? frame.device : std::optional<Device>());
+  std::string chosen = detail::select_target(schema_.name, target_,
+                                             has_tensor ? frame.device : std::optional<Device>());
   if (chosen != kBuiltinTarget && detail::find_builder(schema_.name, chosen) == nullptr) {
     const auto serving = registered_targets(schema_.name);
     throw OpNotAvailableError(fmt::format(

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -18,7 +19,32 @@ struct TargetRegistry {
   std::map<std::string, Detector, std::less<>> detectors;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<KernelBuilder>> builders;
   Target default_target;
+  // Where default_target came from: "" (set_default_target) or the environment variable.
+  std::string default_source;
+  std::set<std::string, std::less<>> excluded;  // never detected
+  bool environment_read = false;
 };
+
+// TILEOPS_TARGET seeds the process default and TILEOPS_EXCLUDE_TARGETS the exclusions, once, on
+// the first question about targets (backends load before that, so the names are checked when
+// they are used, not here). A set_default_target or set_excluded_targets call before that wins.
+void read_environment_locked(TargetRegistry& r) {
+  if (r.environment_read) return;
+  r.environment_read = true;
+  if (const char* name = std::getenv("TILEOPS_TARGET"); name != nullptr && *name != '\0') {
+    r.default_target = std::string(name);
+    r.default_source = "TILEOPS_TARGET";
+  }
+  if (const char* list = std::getenv("TILEOPS_EXCLUDE_TARGETS"); list != nullptr) {
+    std::string_view rest = list;
+    while (!rest.empty()) {
+      const size_t end = rest.find_first_of(":,");
+      const std::string_view name = rest.substr(0, end);
+      if (!name.empty()) r.excluded.emplace(name);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    }
+  }
+}
 
 TargetRegistry& registry() {
   static TargetRegistry r;
@@ -118,6 +144,7 @@ std::vector<std::string> registered_targets(std::optional<std::string_view> op) 
 void set_default_target(Target target) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
+  read_environment_locked(r);  // so that TILEOPS_TARGET does not override this call later
   if (target && *target != kBuiltinTarget && known_targets_locked(r).count(*target) == 0) {
     throw UnknownTargetError(
         fmt::format("set_default_target: target '{}' is not registered; "
@@ -125,31 +152,57 @@ void set_default_target(Target target) {
                     *target, fmt::join(known_targets_locked(r), ", ")));
   }
   r.default_target = std::move(target);
+  r.default_source.clear();
 }
 
 Target default_target() {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
+  read_environment_locked(r);
   return r.default_target;
+}
+
+void set_excluded_targets(std::vector<std::string> targets) {
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  read_environment_locked(r);
+  r.excluded = {targets.begin(), targets.end()};
+}
+
+std::vector<std::string> excluded_targets() {
+  auto& r = registry();
+  std::lock_guard lock(r.mutex);
+  read_environment_locked(r);
+  return {r.excluded.begin(), r.excluded.end()};
 }
 
 namespace detail {
 
-std::string select_target(const Target& instance_target, std::optional<Device> device) {
+std::string select_target(std::string_view op, const Target& instance_target,
+                          std::optional<Device> device) {
   auto& r = registry();
   std::vector<std::pair<std::string, Detector>> detectors;
   {
     std::lock_guard lock(r.mutex);
+    read_environment_locked(r);
     const Target& named = instance_target ? instance_target : r.default_target;
     if (named) {
       if (*named != kBuiltinTarget && known_targets_locked(r).count(*named) == 0) {
+        const std::string source =
+            !instance_target && !r.default_source.empty() ? " (from " + r.default_source + ")" : "";
         throw UnknownTargetError(
-            fmt::format("target '{}' is not registered; expected one of [{}] or 'builtin'{}",
-                        *named, fmt::join(known_targets_locked(r), ", "), failure_note()));
+            fmt::format("target '{}'{} is not registered; expected one of [{}] or 'builtin'{}",
+                        *named, source, fmt::join(known_targets_locked(r), ", "), failure_note()));
       }
       return *named;  // taken as given: no detector is asked
     }
-    for (const auto& [name, fn] : r.detectors) detectors.emplace_back(name, fn);
+    // A target's builders declare the ops it takes: detection asks only the detectors of
+    // targets that serve this op, so an op a claiming target lacks stays in-tree.
+    for (const auto& [name, fn] : r.detectors) {
+      if (r.excluded.count(name) != 0) continue;
+      if (r.builders.count(std::make_pair(std::string(op), name)) == 0) continue;
+      detectors.emplace_back(name, fn);
+    }
   }
   if (!device) return std::string(kBuiltinTarget);
   // Detectors run outside the lock: they may be slow or call back into tileops.
@@ -161,6 +214,11 @@ std::string select_target(const Target& instance_target, std::optional<Device> d
     } catch (const std::exception& e) {
       throw BackendError(fmt::format("the detector of target '{}' failed on device {}: {}{}", name,
                                      device->str(), e.what(), failure_note()));
+    } catch (...) {
+      throw BackendError(fmt::format(
+          "the detector of target '{}' failed on device {}: it threw something that is not a "
+          "std::exception{}",
+          name, device->str(), failure_note()));
     }
     if (claimed) claims.push_back(name);
   }
@@ -168,7 +226,8 @@ std::string select_target(const Target& instance_target, std::optional<Device> d
   if (claims.size() > 1) {
     throw AmbiguousTargetError(fmt::format(
         "several targets claim device {}: [{}]; expected at most one; name the target explicitly "
-        "(target=...) or with set_default_target{}",
+        "(target=...), with set_default_target or TILEOPS_TARGET, or exclude one with "
+        "TILEOPS_EXCLUDE_TARGETS{}",
         device->str(), fmt::join(claims, ", "), failure_note()));
   }
   return claims.front();

@@ -139,6 +139,8 @@ TEST(B34_Detection, NoClaimMeansInTreeSeveralClaimsAreAmbiguous) {
 
 TEST(B34_Detection, ADetectorThatThrowsIsABackendErrorNamingTheTarget) {
   Registration impl = register_probe({.key = "k"});
+  Recorded rec;
+  Registration b = register_kernel_builder("ProbeFwdOp", "fragile", recording_builder(&rec));
   Registration d =
       register_detector("fragile", [](Device) -> bool { throw std::runtime_error("boom"); });
   ProbeFwdOp op;
@@ -151,12 +153,66 @@ TEST(B34_Detection, ADetectorThatThrowsIsABackendErrorNamingTheTarget) {
   }
 }
 
-TEST(B35_TargetWithoutBuilder, IsOpNotAvailableNamingTheTargetsThatServe) {
+TEST(B34_Detection, ADetectorThatThrowsANonStandardExceptionIsABackendErrorToo) {
+  Registration impl = register_probe({.key = "k"});
+  Recorded rec;
+  Registration b = register_kernel_builder("ProbeFwdOp", "odd", recording_builder(&rec));
+  Registration d = register_detector("odd", [](Device) -> bool { throw 42; });
+  ProbeFwdOp op;
+  try {
+    op(filled({1}, 1));
+    FAIL();
+  } catch (const BackendError& e) {
+    EXPECT_TRUE(contains(e.what(), "'odd'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "not a std::exception")) << e.what();
+  }
+}
+
+// A target's builders declare the ops it takes (docs/design/decisions.md): a detector that claims
+// the device does not take ops its target has no builder for; they stay in-tree.
+TEST(B34_Detection, AClaimingTargetWithoutABuilderForTheOpLeavesItInTree) {
+  Registration impl = register_probe({.key = "k"});
+  Recorded rec;
+  Registration other =
+      register_kernel_builder("ProbeNoInputFwdOp", "greedy", recording_builder(&rec));
+  int asked = 0;
+  Registration d = register_detector("greedy", [&](Device) {
+    ++asked;
+    return true;
+  });
+  ProbeFwdOp op;
+  op(filled({1}, 1));
+  EXPECT_EQ(op.serving_target(), "builtin");
+  EXPECT_EQ(op.last_call()->served_by, "k");
+  EXPECT_EQ(asked, 0);  // its detector is not even asked for this op
+}
+
+TEST(B34_Detection, ExcludedTargetsAreNeverDetectedButServeWhenNamed) {
+  Registration impl = register_probe({.key = "k"});
+  Recorded rec;
+  Registration b = register_kernel_builder("ProbeFwdOp", "shy", recording_builder(&rec));
+  Registration d = register_detector("shy", [](Device) { return true; });
+  const std::vector<std::string> before = excluded_targets();
+  set_excluded_targets({"shy"});
+  ProbeFwdOp detected;
+  detected(filled({1}, 1));
+  EXPECT_EQ(detected.serving_target(), "builtin");
+  ProbeFwdOp named({}, "shy");
+  named(filled({1}, 1));
+  EXPECT_EQ(named.serving_target(), "shy");
+  set_excluded_targets({});
+  ProbeFwdOp again;
+  again(filled({1}, 1));
+  EXPECT_EQ(again.serving_target(), "shy");
+  set_excluded_targets(before);
+}
+
+TEST(B35_TargetWithoutBuilder, ANamedOneIsOpNotAvailableNamingTheTargetsThatServe) {
   Registration impl = register_probe({.key = "k"});
   Recorded rec;
   Registration other = register_kernel_builder("ProbeFwdOp", "server", recording_builder(&rec));
   Registration d = register_detector("lazy", [](Device) { return true; });
-  ProbeFwdOp op;
+  ProbeFwdOp op({}, "lazy");
   try {
     op(filled({1}, 1));
     FAIL();
@@ -165,6 +221,10 @@ TEST(B35_TargetWithoutBuilder, IsOpNotAvailableNamingTheTargetsThatServe) {
     EXPECT_TRUE(contains(e.what(), "targets that do: [server]")) << e.what();
   }
   EXPECT_FALSE(op.serving_target().has_value());  // no fall back to in-tree
+  DefaultTargetGuard guard;
+  set_default_target("lazy");
+  ProbeFwdOp by_default;
+  EXPECT_THROW(by_default(filled({1}, 1)), OpNotAvailableError);
 }
 
 TEST(B36_DetectionDevice, ACallWithNoTensorSettlesNothing) {

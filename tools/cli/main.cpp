@@ -1,15 +1,18 @@
 // `tileops`: list, check, explain and run the ops of the manifest.
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "tileops/framework/backend.hpp"
+#include "tileops/framework/target.hpp"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: tileops <command> [options]
+constexpr const char* kUsage =
+    R"(usage: tileops [--target NAME] [--exclude-target NAME ...] <command> [options]
 
 commands:
   list    [--json]
@@ -51,14 +54,54 @@ Without --device, ops run on cuda:0 when a GPU is present and something serves t
 else on the CPU.
 
 Backends named in TILEOPS_BACKENDS (colon-separated library paths) are loaded first.
+--target NAME (or TILEOPS_TARGET) makes NAME the process's default target ('builtin': the
+in-tree kernels only); --exclude-target NAME (or TILEOPS_EXCLUDE_TARGETS, colon-separated) keeps
+detection from ever picking NAME.
 Exit status: 0 ok, 1 a check or run failed, 2 bad arguments.
 )";
+
+// The options before the command: which target serves, and which detection may not pick.
+struct GlobalOptions {
+  std::optional<std::string> target;
+  std::vector<std::string> excluded;
+};
+
+GlobalOptions take_global_options(std::vector<std::string>& args) {
+  GlobalOptions global;
+  while (!args.empty() && args.front().starts_with("--")) {
+    std::string option = args.front(), value;
+    if (option == "--help") break;
+    args.erase(args.begin());
+    if (const size_t eq = option.find('='); eq != std::string::npos) {
+      value = option.substr(eq + 1);
+      option.resize(eq);
+    }
+    if (option != "--target" && option != "--exclude-target") {
+      throw tileops::cli::UsageError("unknown option '" + option +
+                                     "' before the command; expected --target or --exclude-target");
+    }
+    if (value.empty() && !args.empty() && !args.front().starts_with("--")) {
+      value = args.front();
+      args.erase(args.begin());
+    }
+    if (value.empty()) throw tileops::cli::UsageError(option + " needs a target name");
+    (option == "--target" ? global.target.emplace() : global.excluded.emplace_back()) = value;
+  }
+  return global;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = tileops::cli;
   std::vector<std::string> args(argv + 1, argv + argc);
+  GlobalOptions global;
+  try {
+    global = take_global_options(args);
+  } catch (const cli::UsageError& e) {
+    std::cerr << "tileops: " << e.what() << '\n';
+    return cli::kExitUsage;
+  }
   if (args.empty()) {
     std::cerr << kUsage;
     return cli::kExitUsage;
@@ -71,6 +114,8 @@ int main(int argc, char** argv) {
   }
   try {
     tileops::ensure_backends_loaded();
+    if (!global.excluded.empty()) tileops::set_excluded_targets(global.excluded);
+    if (global.target) tileops::set_default_target(*global.target);
     if (command == "list") return cli::list_command(args);
     if (command == "check") return cli::check_command(args);
     if (command == "explain") return cli::explain_command(args);

@@ -54,13 +54,20 @@ Registration register_kernel_builder(std::string op, std::string target, KernelB
 std::vector<std::string> registered_targets(std::optional<std::string_view> op = std::nullopt);
 
 // The process default: nullopt restores detection; "builtin" disables replacement process-wide.
-// An unknown name raises UnknownTargetError.
+// An unknown name raises UnknownTargetError. TILEOPS_TARGET sets the initial default.
 void set_default_target(Target target);
 Target default_target();
 
+// Targets detection never picks (a named target still serves). TILEOPS_EXCLUDE_TARGETS
+// (colon-separated) sets the initial list; this replaces it.
+void set_excluded_targets(std::vector<std::string> targets);
+std::vector<std::string> excluded_targets();
+
 namespace detail {
-// Resolves the target for a call on device (precedence above). Returns "builtin" for in-tree.
-std::string select_target(const Target& instance_target, std::optional<Device> device);
+// Resolves the target for a call of op on device (precedence above; detection asks only the
+// detectors of targets with a builder for op that are not excluded). "builtin" for in-tree.
+std::string select_target(std::string_view op, const Target& instance_target,
+                          std::optional<Device> device);
 const KernelBuilder* find_builder(std::string_view op, std::string_view target);
 }  // namespace detail
 
