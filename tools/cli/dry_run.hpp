@@ -27,7 +27,8 @@ struct DryRunOutcome {
 
 class DryRun {
  public:
-  // Registers the dry-run device type, its allocator and a builder for every op with a class.
+  // Registers the dry-run device type and its allocator; each run registers the private
+  // target's builder for its op and removes it again.
   DryRun();
   ~DryRun();
   DryRun(const DryRun&) = delete;
@@ -39,7 +40,6 @@ class DryRun {
  private:
   Device device_;
   Allocator* previous_allocator_ = nullptr;
-  std::vector<Registration> registrations_;
 };
 
 }  // namespace tileops::cli
