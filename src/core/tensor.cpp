@@ -73,11 +73,6 @@ int64_t byte_size_or_throw(std::string_view who, const Shape& shape, DType dtype
 }  // namespace
 
 Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
-  for (int64_t d : shape) {
-    if (d < 0)
-      throw ValueError(
-          fmt::format("Tensor::empty: expected non-negative sizes, got {}", shape.str()));
-  }
   const size_t nbytes = static_cast<size_t>(byte_size_or_throw("Tensor::empty", shape, dtype));
   return Tensor(Storage::allocate(nbytes, device), 0, shape, contiguous_strides(shape), dtype);
 }

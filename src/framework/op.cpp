@@ -24,6 +24,30 @@ CallFrame*& current_frame() noexcept {
 
 namespace {
 
+// An output the op allocates. Its faults name the op and the output: a size that is negative or
+// overflows int64 is a ShapeError, an allocator that fails a RuntimeError.
+Tensor allocate_output(std::string_view op, std::string_view output, const Shape& shape,
+                       DType dtype, Device device) {
+  const TensorDesc desc{device, dtype, shape};
+  const std::optional<int64_t> n = shape.checked_numel();
+  int64_t bytes = 0;
+  if (!n || __builtin_mul_overflow(*n, static_cast<int64_t>(dtype_size(dtype)), &bytes)) {
+    throw ShapeError(op, output,
+                     "non-negative sizes whose element count and byte size fit in int64",
+                     desc.str());
+  }
+  try {
+    return Tensor::empty(shape, dtype, device);
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError(
+        fmt::format("{}: could not allocate output '{}' ({}, {} bytes): out of memory", op, output,
+                    desc.str(), bytes));
+  } catch (const RuntimeError& e) {
+    throw RuntimeError(fmt::format("{}: could not allocate output '{}' ({}, {} bytes): {}", op,
+                                   output, desc.str(), bytes, e.what()));
+  }
+}
+
 struct InstanceRegistry {
   std::mutex mutex;
   uint64_t counter = 0;
@@ -224,7 +248,8 @@ void Op::allocate_outputs(detail::CallFrame& frame) const {
     if (frame.supplied_outputs != nullptr) {
       frame.outputs[i] = frame.supplied_outputs[i];
     } else {
-      frame.outputs[i] = Tensor::empty(frame.out_shapes[i], frame.out_dtypes[i], device);
+      frame.outputs[i] = allocate_output(schema_.name, schema_.outputs[i].name, frame.out_shapes[i],
+                                         frame.out_dtypes[i], device);
     }
   }
 }
