@@ -117,9 +117,16 @@ TEST(B24_EmptyWrite, ZeroRowsRunNoKernelEvenWithAnEmptyTable) {
 TEST(B24_EmptyWrite, AMutatedInputWithElementsIsAWrite) {
   Registration reg = register_accumulate_cpu();
   ProbeMutateFwdOp op;
-  Tensor acc = filled({0, 8}, 0);
-  EXPECT_EQ(op(filled({0, 8}, 1), acc).numel(), 0);
+  // Nothing to write anywhere: the empty write.
+  Tensor empty_acc = filled({0, 8}, 0);
+  EXPECT_EQ(op(filled({0, 8}, 1), empty_acc).numel(), 0);
   EXPECT_EQ(op.last_call()->served_by, "empty-write");
+  // The output is empty but the mutated input is not: the kernel runs and writes acc.
+  Tensor acc = filled({2, 3}, 5);
+  const Tensor y = op(filled({2, 0}, 1), acc);
+  EXPECT_EQ(y.shape(), (Shape{2, 0}));
+  EXPECT_EQ(op.last_call()->served_by, "accumulate_cpu");
+  for (int64_t i = 0; i < acc.numel(); ++i) EXPECT_EQ(acc.data_as<float>()[i], 6.0f) << i;
 }
 
 TEST(B25_EmptyWriteSettlesNoTarget, TargetIsChosenByTheFirstRealCall) {
