@@ -1,5 +1,11 @@
 // Checklist §1.1-1.3 and §1.15: object model, class definition and construction.
 // Test names start with the behaviour number of ../shared/spec/behaviours.md (B<n>_...).
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
+
 #include <gtest/gtest.h>
 
 #include "probe_ops/probe_ops.hpp"
@@ -27,6 +33,16 @@ TEST(B01_OpAndKernel, KernelIsBuiltAtFirstCallNotAtConstruction) {
 
 // Every op class with a factory (the library's ops and the probes), each constructed with the
 // parameters of its first workload (its required parameters have no default), else with none.
+// "RMSNormFwdOp" for tileops::RMSNormFwdOp.
+std::string unqualified_class_name(const std::type_info& type) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+  const std::string full = status == 0 ? name.get() : type.name();
+  const size_t colon = full.rfind("::");
+  return colon == std::string::npos ? full : full.substr(colon + 2);
+}
+
 TEST(B02_ClassNamedAsEntry, EveryOpClassCarriesItsManifestKey) {
   int checked = 0;
   for (const OpClassInfo* info : op_classes()) {
@@ -36,6 +52,9 @@ TEST(B02_ClassNamedAsEntry, EveryOpClassCarriesItsManifestKey) {
     auto op = info->factory(params, {});
     EXPECT_EQ(op->name(), info->schema->name);
     EXPECT_EQ(&op->schema(), info->schema) << info->schema->name;
+    // The C++ class the factory constructs is named exactly like the manifest key.
+    const Op& instance = *op;
+    EXPECT_EQ(unqualified_class_name(typeid(instance)), info->schema->name);
     ++checked;
   }
   EXPECT_GE(checked, 12) << "the library's op classes and the probe ops";
@@ -176,6 +195,7 @@ TEST(B15_ParameterCheck, RequiredMissingAndRuleViolationsRaiseParamError) {
   EXPECT_THROW(ProbeFwdOp({.mode = "c"}), ParamError);
   try {
     ProbeFwdOp op({.scale = -3.0});
+    FAIL() << "scale = -3 was accepted";
   } catch (const ParamError& e) {
     EXPECT_NE(std::string(e.what()).find("scale >= 0.0"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("scale=-3"), std::string::npos);

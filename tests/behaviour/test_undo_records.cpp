@@ -109,19 +109,27 @@ TEST(B62_FailedCallKeepsThePreviousRecord, ACopiedRecordOutlivesItsOpAndRegistra
 
 TEST(B64_LaterFailureKeepsTheBinding, TargetAndKernelsSurviveAFailingLaterCall) {
   ProbeCounters counters;
-  Registration r = register_probe({.key = "k",
-                                   .refuse = [](const ProbeCall& c) -> std::optional<std::string> {
-                                     if (c.n == 13) return "13 is unlucky";
-                                     return std::nullopt;
-                                   },
-                                   .counters = &counters});
+  Registration r =
+      register_probe({.key = "k",
+                      .refuse = [](const ProbeCall& c) -> std::optional<std::string> {
+                        if (c.n == 13) return "13 is unlucky";
+                        return std::nullopt;
+                      },
+                      .identity = [](const ProbeCall& c) { return std::to_string(c.n); },
+                      .counters = &counters,
+                      .fail_run_for_n = 7});
   ProbeFwdOp op;
   op(filled({2}, 1));
-  EXPECT_THROW(op(filled({13}, 1)), NoImplementationError);
+  EXPECT_THROW(op(filled({13}, 1)), NoImplementationError);  // fails in dispatch
+  EXPECT_THROW(op(filled({7}, 1)), RuntimeError);            // fails after building its kernel
   EXPECT_EQ(op.serving_target(), "builtin");
-  EXPECT_EQ(op.built_entries("probe_a").size(), 1u);
+  // The kernel built during the failed call is kept, with the earlier one.
+  EXPECT_EQ(op.built_entries("probe_a").size(), 2u);
+  EXPECT_EQ(op.iter_kernels().size(), 2u);
   op(filled({2}, 1));
-  EXPECT_EQ(counters.builds, 1);
+  EXPECT_THROW(op(filled({7}, 1)), RuntimeError);
+  EXPECT_EQ(counters.builds, 2);                            // neither kernel was built again
+  EXPECT_EQ(op.last_call()->inputs[0]->shape, (Shape{2}));  // failures leave last_call alone
 }
 
 TEST(B65_LastCallContents, DescribesInputsOutputsAndWhoServed) {

@@ -89,6 +89,7 @@ void ProbeKernelImpl<Interface>::run(const Tensor& x, const Tensor& bias, const 
                                      double scale) {
   if (counters_) ++counters_->runs;
   const int64_t n = x.numel();
+  if (n == fail_run_for_n_) throw RuntimeError("probe kernel failed on purpose");
   const int64_t last = x.rank() == 0 ? 1 : x.shape()[x.rank() - 1];
   auto loop = [&](auto* out, const auto* in, const auto* b) {
     using T = std::remove_const_t<std::remove_pointer_t<decltype(out)>>;
@@ -136,6 +137,7 @@ Registration register_probe(const ProbeImplOptions& o) {
   auto identity = o.identity;
   const std::string tag = o.key;
   const bool tunable = o.tunable, throws = o.factory_throws;
+  const int64_t fail_n = o.fail_run_for_n;
   const InterfaceInfo* interface = o.interface;
   info.entry_for = [=](const CallSpec& c, const DeviceFacts&) {
     const std::string id = identity ? identity(static_cast<const ProbeCall&>(c)) : "";
@@ -144,9 +146,9 @@ Registration register_probe(const ProbeImplOptions& o) {
           if (throws) throw RuntimeError("probe factory failed on purpose");
           if (counters) ++counters->builds;
           if (interface == &ProbeBKernel::info()) {
-            return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(tag, counters, tunable);
+            return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(tag, counters, tunable, fail_n);
           }
-          return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(tag, counters, tunable);
+          return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(tag, counters, tunable, fail_n);
         }};
   };
   return register_implementation(std::move(info));

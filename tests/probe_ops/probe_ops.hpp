@@ -112,8 +112,11 @@ struct ProbeCounters {
 template <typename Interface>
 class ProbeKernelImpl final : public Interface {
  public:
-  ProbeKernelImpl(std::string tag, ProbeCounters* counters, bool tunable)
-      : tag_(std::move(tag)), counters_(counters), tunable_(tunable) {}
+  ProbeKernelImpl(std::string tag, ProbeCounters* counters, bool tunable, int64_t fail_run_for_n)
+      : tag_(std::move(tag)),
+        counters_(counters),
+        tunable_(tunable),
+        fail_run_for_n_(fail_run_for_n) {}
   void run(const Tensor& x, const Tensor& bias, const Tensor& y, double scale) override;
   std::string config() const override { return tag_; }
   bool tunable() const override { return tunable_; }
@@ -127,6 +130,7 @@ class ProbeKernelImpl final : public Interface {
   std::string tag_;
   ProbeCounters* counters_;
   bool tunable_;
+  int64_t fail_run_for_n_;
   bool tuned_ = false;
 };
 
@@ -147,6 +151,8 @@ struct ProbeImplOptions {
   ProbeCounters* counters = nullptr;
   bool tunable = false;
   bool factory_throws = false;
+  // run() throws a RuntimeError for calls with this many elements (after the kernel was built).
+  int64_t fail_run_for_n = -1;
 };
 Registration register_probe(const ProbeImplOptions& options);
 
