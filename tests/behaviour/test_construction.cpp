@@ -152,6 +152,10 @@ TEST(B12_ParamsStoredBeforeDerivedState, ParamsAreReadableFromTheInstance) {
   ProbeFwdOp op({.scale = 2.5, .mode = "b"});
   EXPECT_EQ(op.params().scale, 2.5);
   EXPECT_EQ(op.params().mode, "b");
+  // The derived constructor's member initializers saw the caller's values, not defaults.
+  EXPECT_EQ(op.derived_label(), "bx2.5");
+  // A bad parameter raises in the base initializer: no derived state is built from it.
+  EXPECT_THROW(ProbeFwdOp({.scale = -1.0}), ParamError);
 }
 
 TEST(B13_ConstructionOrder, BadParameterRaisesBeforeAContractError) {

@@ -11,7 +11,8 @@ std::string ProbeCall::describe() const {
 }
 
 ProbeFwdOp::ProbeFwdOp(Params params, Target target)
-    : ProbeFwdOpBase(std::move(params), decl(), std::move(target)) {}
+    : ProbeFwdOpBase(std::move(params), decl(), std::move(target)),
+      derived_label_(fmt::format("{}x{}", this->params().mode, this->params().scale)) {}
 
 const OpDecl& ProbeFwdOp::decl() {
   static const OpDecl kDecl{{&ProbeAKernel::info(), &ProbeBKernel::info()}, {}, {"experts"}};

@@ -46,9 +46,12 @@ class ProbeFwdOp final : public gen::ProbeFwdOpBase {
   static const OpDecl& decl();
   // Exposes the protected key_for for tests.
   std::string selected_key(const ProbeCall& call) const;
+  // Derived state, built from the stored, checked parameters after the base initializer (B12).
+  const std::string& derived_label() const { return derived_label_; }
 
  private:
   void forward(const Tensor& x, const Tensor& bias, Tensor& y) override;
+  std::string derived_label_;
 };
 
 class ProbeCompositeFwdOp final : public gen::ProbeCompositeFwdOpBase {
