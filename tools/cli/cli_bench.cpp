@@ -147,13 +147,17 @@ int bench_command(const std::vector<std::string>& raw) {
       {"--workload", OptionKind::kValue}, {"--all", OptionKind::kFlag},
       {"--dtype", OptionKind::kValue},    {"--device", OptionKind::kValue},
       {"--iters", OptionKind::kValue},    {"--json", OptionKind::kValue},
-      {"--no-flush", OptionKind::kFlag},  {"--tuned", OptionKind::kFlag}};
+      {"--no-flush", OptionKind::kFlag},  {"--tuned", OptionKind::kFlag},
+      {"--shape", OptionKind::kList},     {"--param", OptionKind::kList}};
   Arguments args("bench", raw, kSpecs);
   const DeviceChoice choice = choose_device(args.value("--device"));
   TimingOptions timing;
   if (auto n = args.integer("--iters")) timing.iterations = static_cast<int>(*n);
   timing.flush_l2 = !args.flag("--no-flush");
-  const std::vector<Case> cases = named_or_all_cases(args);
+  // --shape (with --param) benches one op on shapes of the caller's choosing, as `run` does.
+  const std::vector<Case> cases =
+      args.has("--shape") ? select_cases(implemented_op(args.single_positional("OP")), args, false)
+                          : named_or_all_cases(args);
   const bool tuned = args.flag("--tuned");
   nlohmann::json results = nlohmann::json::array();
   Table table({"op", "workload", "dtype", "device", "median us", "p10-p90", "TB/s", "copy us",

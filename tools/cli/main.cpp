@@ -31,7 +31,8 @@ commands:
       GB/s from the op's roofline). --all runs every implemented op over every workload row,
       skipping rows above --max-gflop (default 2) or --max-mb (default 256). Exit 1 on a failure.
 
-  bench   (OP ... [--workload LABEL] | --all) [--dtype D] [--device DEV] [--iters N]
+  bench   (OP ... [--workload LABEL] | --all | OP --shape NAME=AxB ... [--param NAME=VALUE ...])
+          [--dtype D] [--device DEV] [--iters N]
           [--no-flush] [--tuned] [--json FILE]
       Device time with a cold L2 (median, p10-p90 over N calls), TB/s and TFLOP/s from the
       roofline, a device-to-device copy of the same bytes as the floor of memory-bound rows,
