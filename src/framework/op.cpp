@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "generated_support.hpp"
 #include "kernel_tuning.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/backend.hpp"
-#include "tileops/framework/generated_support.hpp"
 #include "tileops/framework/warnings.hpp"
 
 namespace tileops {

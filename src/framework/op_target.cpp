@@ -4,6 +4,7 @@
 #include "interned_names.hpp"
 #include "kernel_tuning.hpp"
 #include "op_internal.hpp"
+#include "target_selection.hpp"
 #include "tileops/framework/warnings.hpp"
 
 namespace tileops {

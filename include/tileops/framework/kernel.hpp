@@ -8,6 +8,8 @@
 #include <typeinfo>
 #include <vector>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 // Identity of a kernel interface: one static object per interface type.
@@ -21,7 +23,7 @@ struct TuneOptions {
   int timed_runs = 20;
 };
 
-class Kernel {
+class TILEOPS_API Kernel {
  public:
   virtual ~Kernel() = default;
   // The kernels this entry holds, for enumeration and tuning. An entry that builds several
@@ -40,7 +42,7 @@ class Kernel {
 
 // Base for kernel interfaces: Derived names itself (kName) and its call spec type.
 template <typename Derived, typename CallT>
-class KernelInterface : public Kernel {
+class TILEOPS_API KernelInterface : public Kernel {
  public:
   using Call = CallT;
   static const InterfaceInfo& info() {

@@ -17,6 +17,7 @@
 
 #include "tileops/core/error.hpp"
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_record.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -86,7 +87,7 @@ const CallOps& call_ops() {
 
 }  // namespace detail
 
-class Op {
+class TILEOPS_API Op {
  public:
   virtual ~Op();
   Op(const Op&) = delete;
@@ -226,6 +227,6 @@ class Op {
 };
 
 // The live instance with this key, or null (the registry does not keep instances alive).
-Op* find_instance(std::string_view instance_key);
+TILEOPS_API Op* find_instance(std::string_view instance_key);
 
 }  // namespace tileops
