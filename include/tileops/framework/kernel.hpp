@@ -40,7 +40,9 @@ class TILEOPS_API Kernel {
   virtual void request_tune(const TuneOptions&);
 };
 
-// Base for kernel interfaces: Derived names itself (kName) and its call spec type.
+// Base for kernel interfaces: Derived names itself (kName) and its call spec type. Exported, as
+// Derived and CallT must be too: info()'s static is then one object in the process, shared by the
+// library and the backends, and dispatch matches implementations to interfaces by its address.
 template <typename Derived, typename CallT>
 class TILEOPS_API KernelInterface : public Kernel {
  public:
