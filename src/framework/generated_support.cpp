@@ -1,4 +1,4 @@
-#include "tileops/framework/generated_support.hpp"
+#include "generated_support.hpp"
 
 #include <algorithm>
 
@@ -143,34 +143,40 @@ template <typename T>
 }  // namespace
 
 template <>
-int64_t param_as<int64_t>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API int64_t param_as<int64_t>(std::string_view op, std::string_view name,
+                                               const ParamValue& v) {
   if (auto* i = std::get_if<int64_t>(&v)) return *i;
   wrong_kind<int64_t>(op, name, "an int", v);
 }
 template <>
-double param_as<double>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API double param_as<double>(std::string_view op, std::string_view name,
+                                             const ParamValue& v) {
   if (auto* d = std::get_if<double>(&v)) return *d;
   if (auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
   wrong_kind<double>(op, name, "a float", v);
 }
 template <>
-bool param_as<bool>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API bool param_as<bool>(std::string_view op, std::string_view name,
+                                         const ParamValue& v) {
   if (auto* b = std::get_if<bool>(&v)) return *b;
   wrong_kind<bool>(op, name, "a bool", v);
 }
 template <>
-std::string param_as<std::string>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API std::string param_as<std::string>(std::string_view op, std::string_view name,
+                                                       const ParamValue& v) {
   if (auto* s = std::get_if<std::string>(&v)) return *s;
   wrong_kind<std::string>(op, name, "a str", v);
 }
 template <>
-IntList param_as<IntList>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API IntList param_as<IntList>(std::string_view op, std::string_view name,
+                                               const ParamValue& v) {
   if (auto* l = std::get_if<IntList>(&v)) return *l;
   if (auto* i = std::get_if<int64_t>(&v)) return IntList{*i};
   wrong_kind<IntList>(op, name, "a list of ints", v);
 }
 template <>
-DType param_as<DType>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API DType param_as<DType>(std::string_view op, std::string_view name,
+                                           const ParamValue& v) {
   if (auto* d = std::get_if<DType>(&v)) return *d;
   if (auto* s = std::get_if<std::string>(&v)) {
     if (auto d = dtype_from_name(*s)) return *d;
@@ -179,7 +185,8 @@ DType param_as<DType>(std::string_view op, std::string_view name, const ParamVal
 }
 
 template <>
-Tensor param_as<Tensor>(std::string_view op, std::string_view name, const ParamValue& v) {
+TILEOPS_INTERNAL_API Tensor param_as<Tensor>(std::string_view op, std::string_view name,
+                                             const ParamValue& v) {
   if (auto* t = std::get_if<Tensor>(&v)) return *t;
   if (std::holds_alternative<NoneValue>(v)) return Tensor();
   wrong_kind<Tensor>(op, name, "a tensor or None", v);

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "generated_support.hpp"
 #include "kernel_tuning.hpp"
 #include "op_internal.hpp"
 #include "tileops/framework/backend.hpp"
-#include "tileops/framework/generated_support.hpp"
 #include "tileops/framework/warnings.hpp"
 
 namespace tileops {
@@ -112,7 +112,7 @@ void deliver_supplied_outputs(detail::CallFrame& frame) {
 }  // namespace
 
 Op::Op(const OpSchema& schema, const OpDecl& decl, Target target, detail::ParamCheckRef check)
-    : schema_(schema), target_(std::move(target)) {
+    : schema_(schema), target_(std::move(target)), state_(std::make_unique<State>()) {
   ensure_backends_loaded();   // 1. backend registry
   check.check(check.params);  // 2. parameter values
   install_table(decl);        // 3. implementation table and contracts
@@ -140,12 +140,12 @@ Op* find_instance(std::string_view instance_key) {
 }
 
 void Op::install_table(const OpDecl& decl) {
-  table_ = implementations_for(schema_.name);
+  state_->table = implementations_for(schema_.name);
   delegate_types_ = decl.delegate_types;
   for (const InterfaceInfo* info : decl.interfaces) {
     auto state = std::make_unique<InterfaceState>();
     state->info = info;
-    interfaces_.push_back(std::move(state));
+    state_->interfaces.push_back(std::move(state));
   }
   auto declared = [&](const InterfaceInfo* info) {
     return std::any_of(decl.interfaces.begin(), decl.interfaces.end(),
@@ -153,7 +153,7 @@ void Op::install_table(const OpDecl& decl) {
   };
   std::vector<std::string> names;
   for (const InterfaceInfo* info : decl.interfaces) names.emplace_back(info->name);
-  for (const auto& impl : table_) {
+  for (const auto& impl : state_->table) {
     if (!declared(impl->interface)) {
       throw ContractError(fmt::format(
           "{}: implementation '{}' (from {}) implements interface '{}', which the op does not "
@@ -161,9 +161,9 @@ void Op::install_table(const OpDecl& decl) {
           schema_.name, impl->key, impl->origin, impl->interface->name, fmt::join(names, ", ")));
     }
     for (const std::string& other : impl->preferred_over) {
-      auto sibling = std::find_if(table_.begin(), table_.end(),
+      auto sibling = std::find_if(state_->table.begin(), state_->table.end(),
                                   [&](const auto& c) { return c->key == other; });
-      if (sibling == table_.end() || (*sibling)->interface != impl->interface) {
+      if (sibling == state_->table.end() || (*sibling)->interface != impl->interface) {
         throw ContractError(
             fmt::format("{}: implementation '{}' declares preferred_over '{}', which is not an "
                         "implementation of the same interface '{}'",
@@ -176,8 +176,8 @@ void Op::install_table(const OpDecl& decl) {
   std::function<void(const ImplementationInfo&)> visit = [&](const ImplementationInfo& impl) {
     color[impl.key] = 1;
     for (const std::string& next : impl.preferred_over) {
-      auto it =
-          std::find_if(table_.begin(), table_.end(), [&](const auto& c) { return c->key == next; });
+      auto it = std::find_if(state_->table.begin(), state_->table.end(),
+                             [&](const auto& c) { return c->key == next; });
       const int c = color[(*it)->key];
       if (c == 1) {
         throw ContractError(
@@ -189,7 +189,7 @@ void Op::install_table(const OpDecl& decl) {
     }
     color[impl.key] = 2;
   };
-  for (const auto& impl : table_) {
+  for (const auto& impl : state_->table) {
     if (color[impl->key] == 0) visit(*impl);
   }
 }
@@ -312,13 +312,13 @@ void Op::finish_call(detail::CallFrame& frame) {
       parent->foreign_completion = instance_key_;
     }
   }
-  std::lock_guard lock(last_call_mutex_);
-  last_call_ = std::move(record);
+  std::lock_guard lock(state_->last_call_mutex);
+  state_->last_call = std::move(record);
 }
 
 std::optional<CallRecord> Op::last_call() const {
-  std::lock_guard lock(last_call_mutex_);
-  return last_call_;
+  std::lock_guard lock(state_->last_call_mutex);
+  return state_->last_call;
 }
 
 RooflineValue Op::eval_roofline() const {
@@ -434,16 +434,16 @@ void Op::call_into(std::span<const Tensor> inputs, std::span<const Tensor> outpu
 }
 
 void Op::request_tune(const TuneOptions& options) {
-  tune_options_ = options;
+  state_->tune_options = options;
   tuned_.store(true, std::memory_order_release);
   {
-    std::unique_lock lock(cache_mutex_);
-    for (auto& state : interfaces_) {
+    std::unique_lock lock(state_->cache_mutex);
+    for (auto& state : state_->interfaces) {
       for (auto& [key, entry] : state->entries) {
         for (Kernel* k : entry->kernels()) k->request_tune(options);
       }
     }
-    for (auto& slot : target_kernels_) {
+    for (auto& slot : state_->target_kernels) {
       if (!detail::request_tune_defined(*slot->kernel, options)) {
         warn(
             fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
@@ -452,8 +452,8 @@ void Op::request_tune(const TuneOptions& options) {
       }
     }
   }
-  std::lock_guard lock(delegates_mutex_);
-  for (auto& held : delegates_) held->op->request_tune(options);
+  std::lock_guard lock(state_->delegates_mutex);
+  for (auto& held : state_->delegates) held->op->request_tune(options);
 }
 
 std::string Op::kernel_config() const {
@@ -480,31 +480,31 @@ std::vector<Kernel*> Op::iter_kernels() const {
     if (seen.insert(k).second) out.push_back(k);
   };
   {
-    std::shared_lock lock(cache_mutex_);
-    for (const auto& state : interfaces_) {
+    std::shared_lock lock(state_->cache_mutex);
+    for (const auto& state : state_->interfaces) {
       for (const auto& [key, entry] : state->entries) {
         for (Kernel* k : entry->kernels()) add(k);
       }
     }
-    for (const auto& slot : target_kernels_) add(slot->kernel.get());
+    for (const auto& slot : state_->target_kernels) add(slot->kernel.get());
   }
-  std::lock_guard lock(delegates_mutex_);
-  for (const auto& held : delegates_) {
+  std::lock_guard lock(state_->delegates_mutex);
+  for (const auto& held : state_->delegates) {
     for (Kernel* k : held->op->iter_kernels()) add(k);
   }
   return out;
 }
 
 std::vector<const Kernel*> Op::built_entries(std::string_view interface) const {
-  std::shared_lock lock(cache_mutex_);
-  for (const auto& state : interfaces_) {
+  std::shared_lock lock(state_->cache_mutex);
+  for (const auto& state : state_->interfaces) {
     if (state->info->name != interface) continue;
     std::vector<const Kernel*> out;
     for (const auto& [key, entry] : state->entries) out.push_back(entry.get());
     return out;
   }
   std::vector<std::string_view> names;
-  for (const auto& state : interfaces_) names.push_back(state->info->name);
+  for (const auto& state : state_->interfaces) names.push_back(state->info->name);
   throw ValueError(
       fmt::format("{}: built_entries: expected one of the declared interfaces [{}], "
                   "got '{}'",
@@ -512,17 +512,17 @@ std::vector<const Kernel*> Op::built_entries(std::string_view interface) const {
 }
 
 std::vector<const Op*> Op::held_delegates() const {
-  std::lock_guard lock(delegates_mutex_);
+  std::lock_guard lock(state_->delegates_mutex);
   std::vector<const Op*> out;
-  for (const auto& held : delegates_) out.push_back(held->op.get());
+  for (const auto& held : state_->delegates) out.push_back(held->op.get());
   return out;
 }
 
 Op& Op::delegate_for_erased(std::string_view stage, std::string_view identity,
                             std::string_view type_name,
                             const std::function<std::unique_ptr<Op>(Target)>& make) {
-  std::lock_guard lock(delegates_mutex_);
-  for (auto& held : delegates_) {
+  std::lock_guard lock(state_->delegates_mutex);
+  for (auto& held : state_->delegates) {
     if (held->stage == stage && held->identity == identity) {
       if (held->op->name() != type_name) {
         throw ContractError(
@@ -544,33 +544,33 @@ Op& Op::delegate_for_erased(std::string_view stage, std::string_view identity,
   std::unique_ptr<Op> sub = make(target_);
   sub->parent_ = this;
   sub->stage_ = std::string(stage);
-  if (tuned()) sub->request_tune(tune_options_);
-  delegates_.push_back(std::make_unique<HeldDelegate>(
+  if (tuned()) sub->request_tune(state_->tune_options);
+  state_->delegates.push_back(std::make_unique<HeldDelegate>(
       HeldDelegate{std::string(stage), std::string(identity), std::move(sub)}));
-  return *delegates_.back()->op;
+  return *state_->delegates.back()->op;
 }
 
 void Op::reset_binding() {
   {
-    std::lock_guard target_lock(target_mutex_);
-    std::unique_lock lock(cache_mutex_);
+    std::lock_guard target_lock(state_->target_mutex);
+    std::unique_lock lock(state_->cache_mutex);
     target_state_.store(TargetState::kUnsettled, std::memory_order_release);
     serving_name_ = {};
-    for (auto& state : interfaces_) {
+    for (auto& state : state_->interfaces) {
       state->hits.clear();
       state->entries.clear();
     }
-    target_kernels_.clear();
+    state_->target_kernels.clear();
   }
   {
     // The record of a call this undo unwinds names kernels just destroyed: records are reset
     // level by level with the bindings (guide A), so last_call() and kernel_config() never read
     // a freed kernel.
-    std::lock_guard lock(last_call_mutex_);
-    last_call_.reset();
+    std::lock_guard lock(state_->last_call_mutex);
+    state_->last_call.reset();
   }
-  std::lock_guard lock(delegates_mutex_);
-  for (auto& held : delegates_) held->op->reset_binding();
+  std::lock_guard lock(state_->delegates_mutex);
+  for (auto& held : state_->delegates) held->op->reset_binding();
 }
 
 }  // namespace tileops

@@ -41,11 +41,11 @@ std::set<const ImplementationInfo*> reachable(const ImplementationInfo* from,
 }  // namespace
 
 Op::InterfaceState& Op::interface_state(const InterfaceInfo& info) const {
-  for (const auto& state : interfaces_) {
+  for (const auto& state : state_->interfaces) {
     if (state->info == &info) return *state;
   }
   std::vector<std::string_view> names;
-  for (const auto& state : interfaces_) names.push_back(state->info->name);
+  for (const auto& state : state_->interfaces) names.push_back(state->info->name);
   throw ContractError(
       fmt::format("{}: kernel_for('{}'): the op declares no such interface; "
                   "declared: [{}]",
@@ -87,7 +87,7 @@ const ImplementationInfo& Op::dispatch_candidates(const InterfaceInfo& info, con
     if (decision != nullptr) decision->dropped.emplace_back(c->key, std::move(why));
   };
   std::vector<const ImplementationInfo*> candidates;
-  for (const auto& impl : table_) {
+  for (const auto& impl : state_->table) {
     if (impl->interface == &info) candidates.push_back(impl.get());
   }
   const DeviceType type = call.device.type;
@@ -182,7 +182,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
                               const detail::CallOps& ops) {
   InterfaceState& state = interface_state(info);
   {
-    std::shared_lock lock(cache_mutex_);
+    std::shared_lock lock(state_->cache_mutex);
     auto [begin, end] = state.hits.equal_range(hash);
     for (auto it = begin; it != end; ++it) {
       if (ops.equals(*it->second.call, call)) {
@@ -191,7 +191,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
       }
     }
   }
-  std::unique_lock lock(cache_mutex_);
+  std::unique_lock lock(state_->cache_mutex);
   auto [begin, end] = state.hits.equal_range(hash);
   for (auto it = begin; it != end; ++it) {
     if (ops.equals(*it->second.call, call)) {  // another thread built it meanwhile
@@ -214,7 +214,7 @@ Kernel& Op::kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, s
                                       schema_.name, winner.key, ops.describe(call)));
     }
     if (tuned()) {
-      for (Kernel* k : built->kernels()) k->request_tune(tune_options_);
+      for (Kernel* k : built->kernels()) k->request_tune(state_->tune_options);
     }
     entry = built.get();
     state.entries.emplace(std::move(entry_key), std::move(built));

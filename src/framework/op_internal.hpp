@@ -2,6 +2,8 @@
 #pragma once
 
 #include <map>
+#include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 #include "tileops/framework/op.hpp"
@@ -30,6 +32,26 @@ struct Op::HeldDelegate {
   std::string stage;
   std::string identity;
   std::unique_ptr<Op> op;
+};
+
+// Op's state behind a pointer, so that op.hpp declares no locks or caches. A cached call reaches
+// cache_mutex and last_call through it: one more load from memory the call touches anyway.
+struct Op::State {
+  std::vector<std::shared_ptr<const ImplementationInfo>> table;
+
+  std::shared_mutex cache_mutex;
+  std::vector<std::unique_ptr<InterfaceState>> interfaces;
+  std::vector<std::unique_ptr<TargetKernelSlot>> target_kernels;
+
+  std::mutex target_mutex;
+
+  std::mutex delegates_mutex;
+  std::vector<std::unique_ptr<HeldDelegate>> delegates;
+
+  TuneOptions tune_options;
+
+  std::mutex last_call_mutex;
+  std::optional<CallRecord> last_call;
 };
 
 namespace detail {

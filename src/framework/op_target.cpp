@@ -4,6 +4,7 @@
 #include "interned_names.hpp"
 #include "kernel_tuning.hpp"
 #include "op_internal.hpp"
+#include "target_selection.hpp"
 #include "tileops/framework/warnings.hpp"
 
 namespace tileops {
@@ -14,7 +15,7 @@ void Op::settle_target(detail::CallFrame& frame) {
   bool has_tensor = false;
   for (int i = 0; i < frame.n_inputs && !has_tensor; ++i) has_tensor = frame.inputs[i]->defined();
   if (!has_tensor && !target_ && !default_target()) return;
-  std::lock_guard lock(target_mutex_);
+  std::lock_guard lock(state_->target_mutex);
   if (target_state_.load(std::memory_order_relaxed) != TargetState::kUnsettled) return;
   std::string chosen = detail::select_target(schema_.name, target_,
                                              has_tensor ? frame.device : std::optional<Device>());
@@ -38,8 +39,8 @@ void Op::run_target(detail::CallFrame& frame) {
   const Device device = frame.device.value_or(Device::cpu());
   TargetKernel* kernel = nullptr;
   {
-    std::shared_lock lock(cache_mutex_);
-    for (const auto& slot : target_kernels_) {
+    std::shared_lock lock(state_->cache_mutex);
+    for (const auto& slot : state_->target_kernels) {
       if (slot->device != device) continue;
       bool same = true;
       for (int i = 0; i < frame.n_inputs && same; ++i) {
@@ -54,7 +55,7 @@ void Op::run_target(detail::CallFrame& frame) {
     }
   }
   if (kernel == nullptr) {
-    std::unique_lock lock(cache_mutex_);
+    std::unique_lock lock(state_->cache_mutex);
     std::array<std::optional<TensorDesc>, kMaxTensors> descs{};
     auto slot = std::make_unique<TargetKernelSlot>();
     slot->device = device;
@@ -74,7 +75,7 @@ void Op::run_target(detail::CallFrame& frame) {
           schema_.name, serving_name_, device.str()));
     }
     if (tuned()) {
-      if (!detail::request_tune_defined(*built, tune_options_)) {
+      if (!detail::request_tune_defined(*built, state_->tune_options)) {
         warn(
             fmt::format("{}: the kernel target '{}' built defines no request_tune(); it runs "
                         "untuned",
@@ -83,7 +84,7 @@ void Op::run_target(detail::CallFrame& frame) {
     }
     slot->kernel = std::move(built);
     kernel = slot->kernel.get();
-    target_kernels_.push_back(std::move(slot));
+    state_->target_kernels.push_back(std::move(slot));
   }
   std::array<Tensor, kMaxTensors> inputs;
   for (int i = 0; i < frame.n_inputs; ++i) inputs[i] = *frame.inputs[i];

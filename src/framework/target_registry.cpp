@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "registration_scope.hpp"
+#include "target_selection.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/backend.hpp"
 #include "tileops/framework/target.hpp"

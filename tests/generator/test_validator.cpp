@@ -49,7 +49,9 @@ TEST(Validator, AValidEntryGenerates) {
   GenerateResult r = generate_text("ok.yaml", entry());
   ASSERT_TRUE(r.errors.empty()) << r.errors.front().str();
   ASSERT_EQ(r.files.size(), 1u);
-  EXPECT_NE(r.files.begin()->second.header.find("class GoodFwdOpBase"), std::string::npos);
+  // Exported: libtileops is built with hidden visibility.
+  EXPECT_NE(r.files.begin()->second.header.find("class TILEOPS_API GoodFwdOpBase"),
+            std::string::npos);
   EXPECT_NE(r.files.begin()->second.source.find("do not edit"), std::string::npos);
 }
 

@@ -101,7 +101,8 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
   const bool has_dtype_param =
       std::any_of(e.params.begin(), e.params.end(),
                   [](const ParamDecl& p) { return p.name == "dtype" && p.ty == Ty::kDType; });
-  h << fmt::format("class {}Base : public ::tileops::Op {{\n public:\n", e.key);
+  // Exported: the op classes derive from it, and callers outside libtileops need its vtable.
+  h << fmt::format("class TILEOPS_API {}Base : public ::tileops::Op {{\n public:\n", e.key);
   h << fmt::format("  using Params = {}Params;\n", e.key);
   h << fmt::format("  static constexpr std::string_view kName = \"{}\";\n", e.key);
   h << "  static const ::tileops::OpSchema& static_schema();\n";
@@ -464,11 +465,12 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
   h << fmt::format(fmt::runtime(kBanner), sources);
   h << "#pragma once\n\n#include <optional>\n#include <span>\n#include <string>\n#include "
        "<string_view>\n\n"
-       "#include \"tileops/framework/op.hpp\"\n#include \"tileops/framework/params.hpp\"\n\n"
+       "#include \"tileops/export.hpp\"\n#include \"tileops/framework/op.hpp\"\n"
+       "#include \"tileops/framework/params.hpp\"\n\n"
        "namespace tileops::gen {\n\n";
   s << fmt::format(fmt::runtime(kBanner), sources);
   s << fmt::format("#include \"{}/{}.gen.hpp\"\n\n", options.include_prefix, options.stem);
-  s << "#include <algorithm>\n#include <cmath>\n\n#include \"tileops/framework/generated_support.hpp\"\n";
+  s << "#include <algorithm>\n#include <cmath>\n\n#include \"framework/generated_support.hpp\"\n";
   std::set<std::string> op_headers;
   for (const Entry* e : entries) {
     if (e->status == "implemented") op_headers.insert(e->op_header);

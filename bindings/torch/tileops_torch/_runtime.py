@@ -1,7 +1,7 @@
 """What the generated module (_generated.py) calls: the C++ op layer's checks and messages in
 Python, and the base classes of the op classes.
 
-The helpers mirror include/tileops/framework/generated_support.hpp and src/core/shape_helpers.cpp so
+The helpers mirror src/framework/generated_support.hpp and src/core/shape_helpers.cpp so
 that a fake raises what the C++ op raises for the same call, with the same message. They work
 on ints and on torch SymInts alike: opcheck and torch.compile run the fakes under symbolic
 shapes, where a comparison becomes a guard.

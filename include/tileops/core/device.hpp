@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 // Device types are small integers; cpu and cuda are fixed, others are registered by name.
@@ -14,10 +16,10 @@ inline constexpr DeviceType kCPU = 0;
 inline constexpr DeviceType kCUDA = 1;
 
 // Returns the id of a named device type, registering it on first use. Thread-safe.
-DeviceType device_type_from_name(std::string_view name);
-std::string_view device_type_name(DeviceType type);
+TILEOPS_API DeviceType device_type_from_name(std::string_view name);
+TILEOPS_API std::string_view device_type_name(DeviceType type);
 
-struct Device {
+struct TILEOPS_API Device {
   DeviceType type = kCPU;
   int16_t index = 0;
 

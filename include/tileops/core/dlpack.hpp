@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 
 extern "C" {
 
@@ -71,12 +72,12 @@ inline constexpr uint64_t kDLPackFlagIsCopied = 1ull << 1;
 
 // Exports a tensor without copying. The returned object keeps the storage alive until its
 // deleter is called; the caller (the consumer) must call it exactly once.
-DLManagedTensorVersioned* to_dlpack(const Tensor& tensor);
+TILEOPS_API DLManagedTensorVersioned* to_dlpack(const Tensor& tensor);
 
 // Imports without copying and takes ownership: the managed tensor's deleter runs when the last
 // Tensor sharing the storage goes away. On error (major-version mismatch, unsupported dtype or
 // device) throws ValueError after calling the deleter, as the DLPack protocol asks. Read-only
 // tensors are refused, since ops write outputs and mutated inputs.
-Tensor from_dlpack(DLManagedTensorVersioned* managed);
+TILEOPS_API Tensor from_dlpack(DLManagedTensorVersioned* managed);
 
 }  // namespace tileops

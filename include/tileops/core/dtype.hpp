@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 enum class DType : uint8_t {
@@ -26,11 +28,11 @@ enum class DType : uint8_t {
 inline constexpr int kDTypeCount = 12;
 
 // The manifest spelling: "float16", "bfloat16", "float8_e4m3fn", ...
-std::string_view dtype_name(DType dtype) noexcept;
-std::optional<DType> dtype_from_name(std::string_view name) noexcept;
-size_t dtype_size(DType dtype) noexcept;
-bool is_floating(DType dtype) noexcept;
-bool is_integral(DType dtype) noexcept;  // bool excluded
+TILEOPS_API std::string_view dtype_name(DType dtype) noexcept;
+TILEOPS_API std::optional<DType> dtype_from_name(std::string_view name) noexcept;
+TILEOPS_API size_t dtype_size(DType dtype) noexcept;
+TILEOPS_API bool is_floating(DType dtype) noexcept;
+TILEOPS_API bool is_integral(DType dtype) noexcept;  // bool excluded
 
 // C++ element type for each dtype, used by CPU kernels and tests.
 template <DType D>

@@ -6,28 +6,30 @@
 #include <string>
 #include <string_view>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
-class Error : public std::runtime_error {
+class TILEOPS_API Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
 // Caller passed a value that is wrong in itself (ValueError).
-class ValueError : public Error {
+class TILEOPS_API ValueError : public Error {
  public:
   using Error::Error;
 };
 
 // Caller passed something of the wrong kind (TypeError).
-class TypeError : public Error {
+class TILEOPS_API TypeError : public Error {
  public:
   using Error::Error;
 };
 
 // A call or construction violates the op's manifest signature. Message:
 // "<Op>: argument '<name>': expected <what>, got <what came>".
-class SignatureError : public ValueError {
+class TILEOPS_API SignatureError : public ValueError {
  public:
   SignatureError(std::string_view op, std::string_view argument, std::string_view expected,
                  std::string_view got);
@@ -39,75 +41,75 @@ class SignatureError : public ValueError {
 };
 
 // A tensor of the wrong dtype (TypeError in Python).
-class DTypeError : public SignatureError {
+class TILEOPS_API DTypeError : public SignatureError {
  public:
   using SignatureError::SignatureError;
 };
 
-class ShapeError : public SignatureError {
+class TILEOPS_API ShapeError : public SignatureError {
  public:
   using SignatureError::SignatureError;
 };
 
 // A construction parameter outside its declared domain.
-class ParamError : public SignatureError {
+class TILEOPS_API ParamError : public SignatureError {
  public:
   using SignatureError::SignatureError;
 };
 
 // Tensors of one call on different devices, or a device the op cannot use.
-class DeviceError : public SignatureError {
+class TILEOPS_API DeviceError : public SignatureError {
  public:
   using SignatureError::SignatureError;
 };
 
 // Nothing can run this op on this device (NotImplementedError).
-class OpNotAvailableError : public Error {
+class TILEOPS_API OpNotAvailableError : public Error {
  public:
   using Error::Error;
 };
 
 // Dispatch found no single implementation (NotImplementedError).
-class DispatchError : public Error {
+class TILEOPS_API DispatchError : public Error {
  public:
   using Error::Error;
 };
-class NoImplementationError : public DispatchError {
+class TILEOPS_API NoImplementationError : public DispatchError {
  public:
   using DispatchError::DispatchError;
 };
-class AmbiguousDispatchError : public DispatchError {
+class TILEOPS_API AmbiguousDispatchError : public DispatchError {
  public:
   using DispatchError::DispatchError;
 };
 
 // Target (backend) selection and registration problems (ValueError).
-class BackendError : public ValueError {
+class TILEOPS_API BackendError : public ValueError {
  public:
   using ValueError::ValueError;
 };
-class UnknownTargetError : public BackendError {
+class TILEOPS_API UnknownTargetError : public BackendError {
  public:
   using BackendError::BackendError;
 };
-class AmbiguousTargetError : public BackendError {
+class TILEOPS_API AmbiguousTargetError : public BackendError {
  public:
   using BackendError::BackendError;
 };
 
 // An op class, kernel or sub-op broke a rule of the op layer (a bug in that code, not the
 // caller's).
-class ContractError : public Error {
+class TILEOPS_API ContractError : public Error {
  public:
   using Error::Error;
 };
 
 // A runtime failure below the op layer (driver, compiler, allocation).
-class RuntimeError : public Error {
+class TILEOPS_API RuntimeError : public Error {
  public:
   using Error::Error;
 };
 
-[[noreturn]] void throw_internal(std::string_view what);
+[[noreturn]] TILEOPS_API void throw_internal(std::string_view what);
 
 }  // namespace tileops

@@ -8,6 +8,8 @@
 #include <immintrin.h>
 #endif
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 // IEEE binary16. The conversions are inline and free of branches and library calls, so loops over
@@ -70,7 +72,7 @@ inline uint16_t Half::from_float(float value) noexcept {
 }
 
 // bfloat16: the upper half of a binary32, rounded to nearest even.
-struct BFloat16 {
+struct TILEOPS_API BFloat16 {
   uint16_t bits = 0;
   BFloat16() = default;
   explicit BFloat16(float value) noexcept : bits(from_float(value)) {}
@@ -85,7 +87,7 @@ struct BFloat16 {
 };
 
 // OCP float8 e4m3fn (bias 7, no infinities, saturating) and e5m2 (bias 15, IEEE-like).
-struct Float8E4M3 {
+struct TILEOPS_API Float8E4M3 {
   uint8_t bits = 0;
   Float8E4M3() = default;
   explicit Float8E4M3(float value) noexcept : bits(from_float(value)) {}
@@ -94,7 +96,7 @@ struct Float8E4M3 {
   static float to_float(uint8_t bits) noexcept;
 };
 
-struct Float8E5M2 {
+struct TILEOPS_API Float8E5M2 {
   uint8_t bits = 0;
   Float8E5M2() = default;
   explicit Float8E5M2(float value) noexcept : bits(from_float(value)) {}

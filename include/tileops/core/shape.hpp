@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 inline constexpr int kMaxRank = 8;
 
-class Shape {
+class TILEOPS_API Shape {
  public:
   Shape() = default;
   Shape(std::initializer_list<int64_t> dims);
@@ -51,6 +53,6 @@ class Shape {
 };
 
 // The strides (in elements) of a dense row-major tensor of this shape.
-Shape contiguous_strides(const Shape& shape);
+TILEOPS_API Shape contiguous_strides(const Shape& shape);
 
 }  // namespace tileops

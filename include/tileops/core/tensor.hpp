@@ -9,13 +9,14 @@
 #include "tileops/core/device.hpp"
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops {
 
 class Allocator;
 
 // A block of memory on one device, released through the deleter it was made with.
-class Storage {
+class TILEOPS_API Storage {
  public:
   using Deleter = void (*)(void* context, void* data) noexcept;
   Storage(void* data, size_t nbytes, Device device, Deleter deleter, void* context) noexcept
@@ -40,7 +41,7 @@ class Storage {
 };
 
 // Non-owning: the caller keeps the memory alive. Strides are in elements.
-struct TensorView {
+struct TILEOPS_API TensorView {
   void* data = nullptr;
   Shape shape;
   Shape strides;
@@ -58,7 +59,7 @@ struct TensorView {
 
 // Owning handle: copies share the storage. A default-constructed Tensor is "absent" (defined() is
 // false); the op layer uses that for an optional input that was not passed.
-class Tensor {
+class TILEOPS_API Tensor {
  public:
   Tensor() = default;
   Tensor(std::shared_ptr<Storage> storage, int64_t offset_elements, Shape shape, Shape strides,

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tileops/export.hpp"
+
 extern "C" {
 
 #define TILEOPS_BACKEND_ABI_VERSION 1u
@@ -37,11 +39,11 @@ struct BackendLoadFailure {
 
 // Loads the backends named by TILEOPS_BACKENDS once per process (Op construction calls it first).
 // Re-entrant on the discovering thread; other threads wait for discovery to finish.
-void ensure_backends_loaded();
+TILEOPS_API void ensure_backends_loaded();
 // Loads one backend now. Returns false (and records a failure) when it cannot be loaded.
-bool load_backend(const std::string& path);
-std::vector<BackendLoadFailure> load_failures();
+TILEOPS_API bool load_backend(const std::string& path);
+TILEOPS_API std::vector<BackendLoadFailure> load_failures();
 // Names of the backends loaded successfully, in load order.
-std::vector<std::string> loaded_backends();
+TILEOPS_API std::vector<std::string> loaded_backends();
 
 }  // namespace tileops

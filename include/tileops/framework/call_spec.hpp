@@ -14,10 +14,11 @@
 #include "tileops/core/device.hpp"
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops {
 
-struct CallSpec {
+struct TILEOPS_API CallSpec {
   Device device;
   friend bool operator==(const CallSpec&, const CallSpec&) = default;
 };

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tileops/core/device.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops {
 
@@ -21,9 +22,10 @@ using DeviceFactsProvider = std::function<DeviceFacts(Device)>;
 
 // Installs the provider for a device type and returns the previous one (tests install counting or
 // poisoned providers). The CPU provider is built in; the CUDA runtime installs the CUDA one.
-DeviceFactsProvider set_device_facts_provider(DeviceType type, DeviceFactsProvider provider);
+TILEOPS_API DeviceFactsProvider set_device_facts_provider(DeviceType type,
+                                                          DeviceFactsProvider provider);
 
 // Asks the provider of device.type. Throws OpNotAvailableError when the type has none.
-DeviceFacts read_device_facts(Device device);
+TILEOPS_API DeviceFacts read_device_facts(Device device);
 
 }  // namespace tileops

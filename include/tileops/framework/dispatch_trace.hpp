@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 struct DispatchDecision {
@@ -21,7 +23,7 @@ struct DispatchDecision {
   std::string error;  // the dispatch error message, when there was one
 };
 
-class DispatchTrace {
+class TILEOPS_API DispatchTrace {
  public:
   DispatchTrace();
   ~DispatchTrace();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tileops/core/device.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/framework/kernel.hpp"
@@ -47,7 +48,7 @@ struct ImplementationInfo {
 // [[nodiscard]]: dropping the value undoes the registration at once, which is never what a caller
 // means; a backend keeps it for as long as it is loaded, or calls release() to keep the
 // registration for the life of the process.
-class [[nodiscard]] Registration {
+class [[nodiscard]] TILEOPS_API Registration {
  public:
   Registration() = default;
   explicit Registration(std::function<void()> undo) : undo_(std::move(undo)) {}
@@ -63,12 +64,13 @@ class [[nodiscard]] Registration {
 
 // Adds an implementation to op's table. Duplicate (op, key) raises BackendError naming both
 // origins. Instances constructed before the call keep the table they had.
-Registration register_implementation(ImplementationInfo info);
+TILEOPS_API Registration register_implementation(ImplementationInfo info);
 
 // The implementations registered for op (sorted by key), as construction snapshots them.
-std::vector<std::shared_ptr<const ImplementationInfo>> implementations_for(std::string_view op);
+TILEOPS_API std::vector<std::shared_ptr<const ImplementationInfo>> implementations_for(
+    std::string_view op);
 // Every op name that has at least one registered implementation.
-std::vector<std::string> ops_with_implementations();
+TILEOPS_API std::vector<std::string> ops_with_implementations();
 
 namespace detail {
 

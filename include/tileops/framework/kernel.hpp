@@ -8,6 +8,8 @@
 #include <typeinfo>
 #include <vector>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 // Identity of a kernel interface: one static object per interface type.
@@ -21,7 +23,7 @@ struct TuneOptions {
   int timed_runs = 20;
 };
 
-class Kernel {
+class TILEOPS_API Kernel {
  public:
   virtual ~Kernel() = default;
   // The kernels this entry holds, for enumeration and tuning. An entry that builds several
@@ -38,9 +40,11 @@ class Kernel {
   virtual void request_tune(const TuneOptions&);
 };
 
-// Base for kernel interfaces: Derived names itself (kName) and its call spec type.
+// Base for kernel interfaces: Derived names itself (kName) and its call spec type. Exported, as
+// Derived and CallT must be too: info()'s static is then one object in the process, shared by the
+// library and the backends, and dispatch matches implementations to interfaces by its address.
 template <typename Derived, typename CallT>
-class KernelInterface : public Kernel {
+class TILEOPS_API KernelInterface : public Kernel {
  public:
   using Call = CallT;
   static const InterfaceInfo& info() {

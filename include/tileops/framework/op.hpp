@@ -7,9 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +15,7 @@
 
 #include "tileops/core/error.hpp"
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_record.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -86,7 +85,7 @@ const CallOps& call_ops() {
 
 }  // namespace detail
 
-class Op {
+class TILEOPS_API Op {
  public:
   virtual ~Op();
   Op(const Op&) = delete;
@@ -159,8 +158,6 @@ class Op {
   void run_call(detail::CallFrame& frame);
 
  private:
-  friend class OpTestAccess;
-
   // Generated from the manifest (overridden, final, by the generated base class).
   virtual void check_call_(detail::CallFrame& frame) const = 0;
   virtual void forward_(detail::CallFrame& frame) = 0;
@@ -170,6 +167,7 @@ class Op {
   struct InterfaceState;
   struct TargetKernelSlot;
   struct HeldDelegate;
+  struct State;  // src/framework/op_internal.hpp
   enum class TargetState : uint8_t { kUnsettled, kBuiltin, kExternal };
 
   Kernel& kernel_for_erased(const InterfaceInfo& info, const CallSpec& call, size_t hash,
@@ -202,30 +200,18 @@ class Op {
   const OpSchema& schema_;
   Target target_;
   std::string instance_key_;
-  std::vector<std::shared_ptr<const ImplementationInfo>> table_;
   std::vector<std::string_view> delegate_types_;
-
-  mutable std::shared_mutex cache_mutex_;
-  std::vector<std::unique_ptr<InterfaceState>> interfaces_;
-  std::vector<std::unique_ptr<TargetKernelSlot>> target_kernels_;
-
-  std::mutex target_mutex_;
+  // Read on every call without a lock, so kept here rather than in state_.
   std::atomic<TargetState> target_state_{TargetState::kUnsettled};
   std::string_view serving_name_;  // interned: call records keep views of it
-
-  mutable std::mutex delegates_mutex_;
-  std::vector<std::unique_ptr<HeldDelegate>> delegates_;
   Op* parent_ = nullptr;
   std::string stage_;
-
   std::atomic<bool> tuned_{false};
-  TuneOptions tune_options_;
-
-  mutable std::mutex last_call_mutex_;
-  std::optional<CallRecord> last_call_;
+  // The implementation table, the kernel caches, held sub-ops, last_call and their locks.
+  std::unique_ptr<State> state_;
 };
 
 // The live instance with this key, or null (the registry does not keep instances alive).
-Op* find_instance(std::string_view instance_key);
+TILEOPS_API Op* find_instance(std::string_view instance_key);
 
 }  // namespace tileops

@@ -12,6 +12,7 @@
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops {
 
@@ -27,8 +28,9 @@ using ParamValue =
     std::variant<NoneValue, bool, int64_t, double, std::string, IntList, DType, Tensor>;
 using ParamMap = std::vector<std::pair<std::string, ParamValue>>;
 
-std::string param_value_str(const ParamValue& value);  // "None", "true", "3", "[4096]", "'1d'"
-const ParamValue* find_param(const ParamMap& params, std::string_view name) noexcept;
+TILEOPS_API std::string param_value_str(
+    const ParamValue& value);  // "None", "true", "3", "[4096]", "'1d'"
+TILEOPS_API const ParamValue* find_param(const ParamMap& params, std::string_view name) noexcept;
 
 // A required parameter (no manifest default): empty until the caller sets it. Construction
 // raises ParamError naming the parameter when it is still empty.

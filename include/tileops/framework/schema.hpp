@@ -13,6 +13,7 @@
 
 #include "tileops/core/dtype.hpp"
 #include "tileops/core/shape.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/params.hpp"
 #include "tileops/framework/target.hpp"
 
@@ -77,10 +78,11 @@ struct OpClassInfo {
   bool compile_boundary;
 };
 
-void register_op_class(const OpSchema& schema, OpFactory factory, bool composite);
+TILEOPS_API void register_op_class(const OpSchema& schema, OpFactory factory, bool composite);
 // Every op of the manifest, sorted by name. Throws ValueError for an unknown name in find_op_class.
-std::vector<const OpClassInfo*> op_classes();
-const OpClassInfo& find_op_class(std::string_view name);
-std::unique_ptr<Op> make_op(std::string_view name, const ParamMap& params, Target target = {});
+TILEOPS_API std::vector<const OpClassInfo*> op_classes();
+TILEOPS_API const OpClassInfo& find_op_class(std::string_view name);
+TILEOPS_API std::unique_ptr<Op> make_op(std::string_view name, const ParamMap& params,
+                                        Target target = {});
 
 }  // namespace tileops

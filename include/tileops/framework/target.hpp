@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/framework/kernel.hpp"
 #include "tileops/framework/params.hpp"
@@ -24,7 +25,7 @@ inline constexpr std::string_view kBuiltinTarget = "builtin";
 // An op's target: empty = not chosen (default, then detection decide), "builtin", or a name.
 using Target = std::optional<std::string>;
 
-struct TensorDesc {
+struct TILEOPS_API TensorDesc {
   Device device;
   DType dtype = DType::kFloat32;
   Shape shape;
@@ -34,7 +35,7 @@ struct TensorDesc {
 
 // A kernel a target built. Inputs arrive in manifest order (an absent optional input is an
 // undefined Tensor), contiguous and in their declared rank; outputs are allocated by the op layer.
-class TargetKernel : public Kernel {
+class TILEOPS_API TargetKernel : public Kernel {
  public:
   virtual void run(std::span<const Tensor> inputs, std::span<const Tensor> outputs) = 0;
 };
@@ -46,29 +47,23 @@ using KernelBuilder = std::function<std::unique_ptr<TargetKernel>(
     std::span<const std::optional<TensorDesc>> inputs, const ParamMap& params)>;
 
 // One detector per target; a second raises BackendError.
-Registration register_detector(std::string target, Detector detector);
+TILEOPS_API Registration register_detector(std::string target, Detector detector);
 // One builder per (op, target); a second raises BackendError ("misinstall").
-Registration register_kernel_builder(std::string op, std::string target, KernelBuilder builder);
+TILEOPS_API Registration register_kernel_builder(std::string op, std::string target,
+                                                 KernelBuilder builder);
 
 // Known targets (detector names and builder targets), sorted; with op, those with a builder for it.
-std::vector<std::string> registered_targets(std::optional<std::string_view> op = std::nullopt);
+TILEOPS_API std::vector<std::string> registered_targets(
+    std::optional<std::string_view> op = std::nullopt);
 
 // The process default: nullopt restores detection; "builtin" disables replacement process-wide.
 // An unknown name raises UnknownTargetError. TILEOPS_TARGET sets the initial default.
-void set_default_target(Target target);
-Target default_target();
+TILEOPS_API void set_default_target(Target target);
+TILEOPS_API Target default_target();
 
 // Targets detection never picks (a named target still serves). TILEOPS_EXCLUDE_TARGETS
 // (colon-separated) sets the initial list; this replaces it.
-void set_excluded_targets(std::vector<std::string> targets);
-std::vector<std::string> excluded_targets();
-
-namespace detail {
-// Resolves the target for a call of op on device (precedence above; detection asks only the
-// detectors of targets with a builder for op that are not excluded). "builtin" for in-tree.
-std::string select_target(std::string_view op, const Target& instance_target,
-                          std::optional<Device> device);
-const KernelBuilder* find_builder(std::string_view op, std::string_view target);
-}  // namespace detail
+TILEOPS_API void set_excluded_targets(std::vector<std::string> targets);
+TILEOPS_API std::vector<std::string> excluded_targets();
 
 }  // namespace tileops

@@ -4,10 +4,11 @@
 #include <optional>
 
 #include "tileops/core/dtype.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops {
 
-double machine_epsilon(DType dtype) noexcept;
+TILEOPS_API double machine_epsilon(DType dtype) noexcept;
 inline double resolve_eps(const std::optional<double>& eps, DType dtype) noexcept {
   return eps ? *eps : machine_epsilon(dtype);
 }

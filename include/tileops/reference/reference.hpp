@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/params.hpp"
 
 namespace tileops {
@@ -39,8 +40,8 @@ struct ReferenceEntry {
   InputMaker make_input;  // may be empty
 };
 
-void register_reference(std::string op, ReferenceEntry entry);
-const ReferenceEntry* find_reference(std::string_view op);
+TILEOPS_API void register_reference(std::string op, ReferenceEntry entry);
+TILEOPS_API const ReferenceEntry* find_reference(std::string_view op);
 
 template <typename Unused = void>
 struct StaticReferenceRegistration {
@@ -50,15 +51,18 @@ struct StaticReferenceRegistration {
 };
 
 // Helpers for reference code.
-std::vector<double> to_doubles(const Tensor& t);  // any CPU tensor, row-major order
-Tensor from_doubles(const std::vector<double>& values, const Shape& shape);  // float64 tensor
+TILEOPS_API std::vector<double> to_doubles(const Tensor& t);  // any CPU tensor, row-major order
+TILEOPS_API Tensor from_doubles(const std::vector<double>& values,
+                                const Shape& shape);  // float64 tensor
 // The parameter by name with its kind; throws ValueError when missing or of another kind.
-double param_double(const ParamMap& params, std::string_view name);
-std::optional<double> param_optional_double(const ParamMap& params, std::string_view name);
-int64_t param_int(const ParamMap& params, std::string_view name);
-std::optional<int64_t> param_optional_int(const ParamMap& params, std::string_view name);
-bool param_bool(const ParamMap& params, std::string_view name);
-std::string param_string(const ParamMap& params, std::string_view name);
-IntList param_int_list(const ParamMap& params, std::string_view name);
+TILEOPS_API double param_double(const ParamMap& params, std::string_view name);
+TILEOPS_API std::optional<double> param_optional_double(const ParamMap& params,
+                                                        std::string_view name);
+TILEOPS_API int64_t param_int(const ParamMap& params, std::string_view name);
+TILEOPS_API std::optional<int64_t> param_optional_int(const ParamMap& params,
+                                                      std::string_view name);
+TILEOPS_API bool param_bool(const ParamMap& params, std::string_view name);
+TILEOPS_API std::string param_string(const ParamMap& params, std::string_view name);
+TILEOPS_API IntList param_int_list(const ParamMap& params, std::string_view name);
 
 }  // namespace tileops

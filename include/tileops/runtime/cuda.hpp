@@ -8,25 +8,26 @@
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 
 namespace tileops::cuda {
 
 using StreamHandle = void*;  // a CUstream
 
 // A driver and at least one device are present. Never throws.
-bool available() noexcept;
-int device_count();
-std::string device_name(int device);
+TILEOPS_API bool available() noexcept;
+TILEOPS_API int device_count();
+TILEOPS_API std::string device_name(int device);
 
 // The stream ops on device use on this thread.
-StreamHandle current_stream(int device);
+TILEOPS_API StreamHandle current_stream(int device);
 // The CUDA runtime's stream 0 (the legacy default stream, CU_STREAM_LEGACY): what a null stream
 // handle means to StreamGuard, as it does to the runtime API and torch.
-StreamHandle legacy_default_stream();
+TILEOPS_API StreamHandle legacy_default_stream();
 
 // Makes stream the current one for device on this thread until destroyed. A null stream is the
 // legacy default stream, so work is ordered with an application's stream-0 work.
-class StreamGuard {
+class TILEOPS_API StreamGuard {
  public:
   StreamGuard(int device, StreamHandle stream);
   ~StreamGuard();
@@ -37,19 +38,19 @@ class StreamGuard {
   int device_;
   StreamHandle previous_;
 };
-StreamHandle create_stream(int device);
-void synchronize(int device);
+TILEOPS_API StreamHandle create_stream(int device);
+TILEOPS_API void synchronize(int device);
 
 // Copies src into dst (same shape and dtype, both contiguous), between any of host and device.
 // Synchronises with the device's current stream for device-to-host copies.
-void copy(const Tensor& dst, const Tensor& src);
-Tensor to_device(const Tensor& src, Device device);
+TILEOPS_API void copy(const Tensor& dst, const Tensor& src);
+TILEOPS_API Tensor to_device(const Tensor& src, Device device);
 // Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float
 // type).
-void fill_bytes(const Tensor& t, unsigned char value);
+TILEOPS_API void fill_bytes(const Tensor& t, unsigned char value);
 
 // A CUDA graph captured from the work enqueued on stream between begin and end.
-class Graph {
+class TILEOPS_API Graph {
  public:
   Graph(int device, StreamHandle stream);  // begins capture (thread-local mode)
   ~Graph();
@@ -64,7 +65,7 @@ class Graph {
 };
 
 // Device timing with events on a stream: start(), stop(), then milliseconds().
-class EventTimer {
+class TILEOPS_API EventTimer {
  public:
   EventTimer(int device, StreamHandle stream);
   ~EventTimer();

@@ -5,10 +5,12 @@
 #include <functional>
 #include <string>
 
+#include "tileops/export.hpp"
+
 namespace tileops {
 
 using LogHandler = std::function<void(const std::string&)>;
-LogHandler set_log_handler(LogHandler handler);
-void log_info(const std::string& message);
+TILEOPS_API LogHandler set_log_handler(LogHandler handler);
+TILEOPS_API void log_info(const std::string& message);
 
 }  // namespace tileops

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "internal_api.hpp"
 #include "kernels/cuda/host/kernel_spec.hpp"
 #include "runtime/cuda/driver_api.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
@@ -27,7 +28,7 @@ const char* cuda_type(DType dtype);
 std::string nvrtc_arch(int arch);
 
 // A __global__ function of one specialised source, loaded lazily per device.
-class CudaFunction {
+class TILEOPS_INTERNAL_API CudaFunction {
  public:
   CudaFunction(KernelSource source, std::string entry);
   explicit CudaFunction(const KernelSpec& spec) : CudaFunction(spec.source(), spec.entry()) {}
@@ -71,8 +72,8 @@ struct LaunchGeometry {
   unsigned cluster_x = 1;
   unsigned grid_z = 1;
 };
-void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
-               std::initializer_list<void*> args);
+TILEOPS_INTERNAL_API void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+                                    std::initializer_list<void*> args);
 
 // The SM count of a device, read once (kernels size grid-stride launches with it).
 int sm_count(int device);
@@ -89,6 +90,6 @@ inline bool aligned16(const void* p) {
 // Every kernel variant tileops can build, for the CI test that compiles them all for sm_90a.
 void register_cuda_variants(std::string family,
                             std::function<std::vector<KernelSource>()> variants);
-std::vector<KernelSource> all_cuda_variants();
+TILEOPS_INTERNAL_API std::vector<KernelSource> all_cuda_variants();
 
 }  // namespace tileops::cuda

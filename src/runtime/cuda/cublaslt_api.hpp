@@ -8,14 +8,15 @@
 #include <memory>
 #include <string>
 
+#include "internal_api.hpp"
 #include "tileops/core/dtype.hpp"
 
 namespace tileops::cuda {
 
 // Whether libcublasLt could be loaded; never throws.
-bool cublaslt_available() noexcept;
+TILEOPS_INTERNAL_API bool cublaslt_available() noexcept;
 // Why it could not be loaded ("" when it was).
-std::string cublaslt_unavailable_reason();
+TILEOPS_INTERNAL_API std::string cublaslt_unavailable_reason();
 
 // d = op(a) @ op(b) for row-major operands, per problem of a batch stored one after another,
 // then + bias[column] and + residual when asked, with fp32 accumulation and one rounding.

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "internal_api.hpp"
+
 namespace tileops::cuda {
 
 // A named header handed to NVRTC: `#include "device/sm90/tma.cuh"` in a kernel resolves to it.
@@ -47,33 +49,38 @@ struct CacheDirectory {
   // and that its group and others cannot write; otherwise nothing is cached.
   bool must_be_private = false;
 };
-CacheDirectory kernel_cache_location();
-std::filesystem::path kernel_cache_directory();  // kernel_cache_location().path
+TILEOPS_INTERNAL_API CacheDirectory kernel_cache_location();
+TILEOPS_INTERNAL_API std::filesystem::path
+kernel_cache_directory();  // kernel_cache_location().path
 
 // The cubin for source on arch, from the disk cache or compiled (and stored). driver_version is
 // part of the key; pass 0 when compiling without a driver (CI).
-CachedBinary cached_cubin(const KernelSource& source, const std::string& arch, int driver_version);
+TILEOPS_INTERNAL_API CachedBinary cached_cubin(const KernelSource& source, const std::string& arch,
+                                               int driver_version);
 
 // What cached_cubin does once it has a file name, with the compiler as a callback (tests pass a
 // fake one): reads dir/file_name; on a miss takes the per-key lock, reads again, and otherwise
 // calls compile() and stores its bytes. from_cache says whether compile() was skipped;
 // compile_seconds is its wall time. Exceptions from compile() propagate; cache problems do not.
-CachedBinary cached_or_compiled(const CacheDirectory& dir, const std::string& file_name,
-                                const std::function<std::vector<char>()>& compile);
+TILEOPS_INTERNAL_API CachedBinary
+cached_or_compiled(const CacheDirectory& dir, const std::string& file_name,
+                   const std::function<std::vector<char>()>& compile);
 
 // Reads a cache file; returns false when it is missing, truncated, has a bad header or trailing
 // bytes, or fails its checksum.
-bool read_cache_file(const std::filesystem::path& path, std::vector<char>& payload);
+TILEOPS_INTERNAL_API bool read_cache_file(const std::filesystem::path& path,
+                                          std::vector<char>& payload);
 // Writes a cache file (creating its directory) through a temporary file beside it renamed into
 // place, so readers see the old file or the whole new one. Never throws: returns false, with the
 // reason in *error when given, if anything failed; no temporary file is left behind.
-bool write_cache_file(const std::filesystem::path& path, const std::vector<char>& payload,
-                      std::string* error = nullptr);
+TILEOPS_INTERNAL_API bool write_cache_file(const std::filesystem::path& path,
+                                           const std::vector<char>& payload,
+                                           std::string* error = nullptr);
 std::string sha256_hex(const std::string& data);
 
 namespace detail {
 // Lets the next cache problem warn again (tests check the once-per-process warning).
-void reset_kernel_cache_warning();
+TILEOPS_INTERNAL_API void reset_kernel_cache_warning();
 }  // namespace detail
 
 }  // namespace tileops::cuda

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "internal_api.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 
 namespace tileops::cuda {
@@ -17,14 +18,15 @@ struct CompileResult {
 };
 
 // Whether libnvrtc could be loaded; never throws.
-bool nvrtc_available() noexcept;
+TILEOPS_INTERNAL_API bool nvrtc_available() noexcept;
 // "13.0" and so on. Throws RuntimeError when NVRTC is missing.
 std::string nvrtc_version();
 // Compiles one translation unit to a cubin for arch ("sm_90a"). Throws RuntimeError with the
 // compiler log when compilation fails.
 // headers are the named headers the source may #include.
-CompileResult nvrtc_compile(const std::string& name, const std::string& source,
-                            const std::vector<std::string>& options, const std::string& arch,
-                            const std::vector<NamedHeader>& headers = {});
+TILEOPS_INTERNAL_API CompileResult nvrtc_compile(const std::string& name, const std::string& source,
+                                                 const std::vector<std::string>& options,
+                                                 const std::string& arch,
+                                                 const std::vector<NamedHeader>& headers = {});
 
 }  // namespace tileops::cuda

@@ -15,12 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "internal_api.hpp"
 #include "tileops/framework/kernel.hpp"
 
 namespace tileops::tuning {
 
 // A call spec's candidates run on scratch data, supplied by the kernel when timing is needed.
-class TuningTrial {
+class TILEOPS_INTERNAL_API TuningTrial {
  public:
   virtual ~TuningTrial() = default;
   // Runs candidate c into poisoned outputs and compares them with the reference candidate's
@@ -35,7 +36,7 @@ struct TuningCounts {
   int64_t stored = 0;  // call specs settled from the on-disk store
 };
 // Process-wide counts, for tests and `tileops tune`.
-TuningCounts tuning_counts();
+TILEOPS_INTERNAL_API TuningCounts tuning_counts();
 
 // What a kernel supplies when a call spec must be settled: the board model, the spec's stored
 // form, and the trial that times it.
@@ -49,7 +50,7 @@ struct SettleInputs {
 // formatting text: the host cost of a cached tuned call stays that of an untuned one.
 using SpecKey = std::array<int64_t, 6>;
 
-class Tuner {
+class TILEOPS_INTERNAL_API Tuner {
  public:
   Tuner(std::string kernel, std::vector<std::string> candidates);
 

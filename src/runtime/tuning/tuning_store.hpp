@@ -10,11 +10,13 @@
 #include <optional>
 #include <string>
 
+#include "internal_api.hpp"
+
 namespace tileops::tuning {
 
-std::filesystem::path tuning_directory();
+TILEOPS_INTERNAL_API std::filesystem::path tuning_directory();
 // The file of one board model; characters outside [A-Za-z0-9._-] become '_'.
-std::filesystem::path tuning_file(const std::string& board);
+TILEOPS_INTERNAL_API std::filesystem::path tuning_file(const std::string& board);
 
 struct TuningKey {
   std::string kernel;  // the registered implementation name, e.g. "gemm_tiled_cuda"
@@ -22,12 +24,15 @@ struct TuningKey {
   auto operator<=>(const TuningKey&) const = default;
 };
 
-std::map<TuningKey, std::string> read_tuning_file(const std::filesystem::path& path);
+TILEOPS_INTERNAL_API std::map<TuningKey, std::string> read_tuning_file(
+    const std::filesystem::path& path);
 
 // The stored config for key on board, if any.
-std::optional<std::string> lookup_tuned(const std::string& board, const TuningKey& key);
+TILEOPS_INTERNAL_API std::optional<std::string> lookup_tuned(const std::string& board,
+                                                             const TuningKey& key);
 // Stores (or replaces) the config for key on board. Safe against other processes doing the same:
 // the file is re-read under a lock and replaced by rename.
-void store_tuned(const std::string& board, const TuningKey& key, const std::string& config);
+TILEOPS_INTERNAL_API void store_tuned(const std::string& board, const TuningKey& key,
+                                      const std::string& config);
 
 }  // namespace tileops::tuning

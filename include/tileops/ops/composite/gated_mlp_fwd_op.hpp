@@ -4,11 +4,12 @@
 // first GEMM's store) and LinearFwdOp ("down"). Two GEMM kernels a call.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/composite.gen.hpp"
 
 namespace tileops {
 
-class GatedMLPFwdOp final : public gen::GatedMLPFwdOpBase {
+class TILEOPS_API GatedMLPFwdOp final : public gen::GatedMLPFwdOpBase {
  public:
   explicit GatedMLPFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

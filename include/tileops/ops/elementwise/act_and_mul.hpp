@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
 
@@ -31,7 +32,7 @@ constexpr std::string_view interface_name(GatedActivation a) {
 }
 
 template <GatedActivation A>
-struct ActAndMulCall : CallSpec {
+struct TILEOPS_API ActAndMulCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t m = 0;  // rows
   int64_t n = 0;  // output columns (half of x's)
@@ -46,7 +47,7 @@ struct ActAndMulCall : CallSpec {
 
 // Interface "<act>_and_mul": x is [m, 2n] and output [m, n], both contiguous.
 template <GatedActivation A>
-class ActAndMulKernel : public KernelInterface<ActAndMulKernel<A>, ActAndMulCall<A>> {
+class TILEOPS_API ActAndMulKernel : public KernelInterface<ActAndMulKernel<A>, ActAndMulCall<A>> {
  public:
   static constexpr GatedActivation kActivation = A;
   static constexpr std::string_view kName = interface_name(A);

@@ -1,13 +1,14 @@
 // AddFwdOp: output = input + alpha * other, with NumPy/torch broadcasting (torch.add).
 #pragma once
 
-#include "tileops/generated/elementwise.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/elementwise.gen.hpp"
 
 namespace tileops {
 
-struct AddCall : CallSpec {
+struct TILEOPS_API AddCall : CallSpec {
   DType dtype = DType::kFloat32;
   Shape input_shape;
   Shape other_shape;
@@ -21,14 +22,14 @@ struct AddCall : CallSpec {
 };
 
 // Interface "add": input, other and output are contiguous; input and other broadcast to output.
-class AddKernel : public KernelInterface<AddKernel, AddCall> {
+class TILEOPS_API AddKernel : public KernelInterface<AddKernel, AddCall> {
  public:
   static constexpr std::string_view kName = "add";
   virtual void run(const AddCall& call, const Tensor& input, const Tensor& other,
                    const Tensor& output) = 0;
 };
 
-class AddFwdOp final : public gen::AddFwdOpBase {
+class TILEOPS_API AddFwdOp final : public gen::AddFwdOpBase {
  public:
   explicit AddFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,6 +2,7 @@
 // [M, 2N] (the first half is the gate).
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/elementwise.gen.hpp"
 #include "tileops/ops/elementwise/act_and_mul.hpp"
 
@@ -11,7 +12,7 @@ using GeluAndMulCall = ActAndMulCall<GatedActivation::kGelu>;
 // Interface "gelu_and_mul": x is [m, 2n] and output [m, n], both contiguous.
 using GeluAndMulKernel = ActAndMulKernel<GatedActivation::kGelu>;
 
-class GeluAndMulFwdOp final : public gen::GeluAndMulFwdOpBase {
+class TILEOPS_API GeluAndMulFwdOp final : public gen::GeluAndMulFwdOpBase {
  public:
   explicit GeluAndMulFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

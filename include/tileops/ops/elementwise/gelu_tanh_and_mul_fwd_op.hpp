@@ -2,6 +2,7 @@
 // 2N] (the first half is the gate).
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/elementwise.gen.hpp"
 #include "tileops/ops/elementwise/act_and_mul.hpp"
 
@@ -11,7 +12,7 @@ using GeluTanhAndMulCall = ActAndMulCall<GatedActivation::kGeluTanh>;
 // Interface "gelu_tanh_and_mul": x is [m, 2n] and output [m, n], both contiguous.
 using GeluTanhAndMulKernel = ActAndMulKernel<GatedActivation::kGeluTanh>;
 
-class GeluTanhAndMulFwdOp final : public gen::GeluTanhAndMulFwdOpBase {
+class TILEOPS_API GeluTanhAndMulFwdOp final : public gen::GeluTanhAndMulFwdOpBase {
  public:
   explicit GeluTanhAndMulFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,6 +2,7 @@
 // the first half is the gate).
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/elementwise.gen.hpp"
 #include "tileops/ops/elementwise/act_and_mul.hpp"
 
@@ -11,7 +12,7 @@ using SiluAndMulCall = ActAndMulCall<GatedActivation::kSilu>;
 // Interface "silu_and_mul": x is [m, 2n] and output [m, n], both contiguous.
 using SiluAndMulKernel = ActAndMulKernel<GatedActivation::kSilu>;
 
-class SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
+class TILEOPS_API SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
  public:
   explicit SiluAndMulFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

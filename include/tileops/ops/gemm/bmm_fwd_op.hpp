@@ -3,12 +3,13 @@
 // (b[i] is [N, K]) when trans_b. One call of the "gemm" interface with batch = B.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/gemm.gen.hpp"
 #include "tileops/ops/gemm/gemm_kernel.hpp"
 
 namespace tileops {
 
-class BmmFwdOp final : public gen::BmmFwdOpBase {
+class TILEOPS_API BmmFwdOp final : public gen::BmmFwdOpBase {
  public:
   explicit BmmFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

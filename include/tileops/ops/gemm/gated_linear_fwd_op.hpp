@@ -4,12 +4,13 @@
 // store, so the [*, 2I] intermediate of a separate activation op is never written.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/gemm.gen.hpp"
 #include "tileops/ops/gemm/gemm_kernel.hpp"
 
 namespace tileops {
 
-class GatedLinearFwdOp final : public gen::GatedLinearFwdOpBase {
+class TILEOPS_API GatedLinearFwdOp final : public gen::GatedLinearFwdOpBase {
  public:
   explicit GatedLinearFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,12 +2,13 @@
 // and op(b) is b^T (b is [N, K]) when trans_b or b ([K, N]) otherwise.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/gemm.gen.hpp"
 #include "tileops/ops/gemm/gemm_kernel.hpp"
 
 namespace tileops {
 
-class GemmFwdOp final : public gen::GemmFwdOpBase {
+class TILEOPS_API GemmFwdOp final : public gen::GemmFwdOpBase {
  public:
   explicit GemmFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -4,13 +4,14 @@
 #pragma once
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
 #include "tileops/ops/elementwise/act_and_mul.hpp"
 
 namespace tileops {
 
-struct GemmCall : CallSpec {
+struct TILEOPS_API GemmCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t batch = 1;  // problems; a, b, d and residual hold one after another, contiguous
   int64_t m = 0;
@@ -50,7 +51,7 @@ struct GemmTail {
 // Interface "gemm": a, b and d are contiguous; per problem of the batch, a is [m, k] ([k, m] when
 // trans_a), b is [b_columns, k] when trans_b ([k, b_columns] otherwise) and d is [m, n]. An
 // implementation that does not fuse some tail refuses calls that ask for it.
-class GemmKernel : public KernelInterface<GemmKernel, GemmCall> {
+class TILEOPS_API GemmKernel : public KernelInterface<GemmKernel, GemmCall> {
  public:
   static constexpr std::string_view kName = "gemm";
   // Scratch memory run needs for call, in bytes (0: none): split-K partial sums, for example.
@@ -75,7 +76,7 @@ inline int64_t linear_rows(const Tensor& x) {
 }
 
 // Runs call on kernel with a workspace of the size it asks for, allocated on a's device.
-void run_gemm(GemmKernel& kernel, const GemmCall& call, const Tensor& a, const Tensor& b,
-              const Tensor& d, const GemmTail& tail);
+TILEOPS_API void run_gemm(GemmKernel& kernel, const GemmCall& call, const Tensor& a,
+                          const Tensor& b, const Tensor& d, const GemmTail& tail);
 
 }  // namespace tileops

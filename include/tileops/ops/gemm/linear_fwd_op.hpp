@@ -3,12 +3,13 @@
 // and y [*, N]. Served by the "gemm" interface's implementations with the tail fused.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/generated/gemm.gen.hpp"
 #include "tileops/ops/gemm/gemm_kernel.hpp"
 
 namespace tileops {
 
-class LinearFwdOp final : public gen::LinearFwdOpBase {
+class TILEOPS_API LinearFwdOp final : public gen::LinearFwdOpBase {
  public:
   explicit LinearFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -4,14 +4,15 @@
 // running statistics and leaves them alone.
 #pragma once
 
-#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/normalization.gen.hpp"
 
 namespace tileops {
 
 // x is seen as [n, c, l]: l is the product of the dims after the channel dim (1 for [n, c]).
-struct BatchNormCall : CallSpec {
+struct TILEOPS_API BatchNormCall : CallSpec {
   DType dtype = DType::kFloat32;  // of x and output; statistics, weight and bias are float32
   int64_t n = 0;
   int64_t c = 0;
@@ -30,7 +31,8 @@ struct BatchNormCall : CallSpec {
 // Interface "batch_norm_fwd_train": x and output [n, c, l] contiguous; running_mean and
 // running_var [c] float32, updated in place from the batch statistics (left unchanged when
 // n * l == 0, as torch does); weight and bias [c] float32 or absent (undefined).
-class BatchNormTrainKernel : public KernelInterface<BatchNormTrainKernel, BatchNormCall> {
+class TILEOPS_API BatchNormTrainKernel
+    : public KernelInterface<BatchNormTrainKernel, BatchNormCall> {
  public:
   static constexpr std::string_view kName = "batch_norm_fwd_train";
   virtual void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
@@ -40,7 +42,8 @@ class BatchNormTrainKernel : public KernelInterface<BatchNormTrainKernel, BatchN
 
 // Interface "batch_norm_fwd_infer": as above, but normalizes with running_mean and running_var
 // and never writes them.
-class BatchNormInferKernel : public KernelInterface<BatchNormInferKernel, BatchNormCall> {
+class TILEOPS_API BatchNormInferKernel
+    : public KernelInterface<BatchNormInferKernel, BatchNormCall> {
  public:
   static constexpr std::string_view kName = "batch_norm_fwd_infer";
   virtual void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
@@ -48,7 +51,7 @@ class BatchNormInferKernel : public KernelInterface<BatchNormInferKernel, BatchN
                    const Tensor& output) = 0;
 };
 
-class BatchNormFwdOp final : public gen::BatchNormFwdOpBase {
+class TILEOPS_API BatchNormFwdOp final : public gen::BatchNormFwdOpBase {
  public:
   explicit BatchNormFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,13 +2,14 @@
 // dtype; output = residual_out / sqrt(mean(residual_out^2 over the last dim) + eps) * weight.
 #pragma once
 
-#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/normalization.gen.hpp"
 
 namespace tileops {
 
-struct FusedAddRMSNormCall : CallSpec {
+struct TILEOPS_API FusedAddRMSNormCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t rows = 0;  // product of the leading dims
   int64_t n = 0;     // the last dim
@@ -20,14 +21,15 @@ struct FusedAddRMSNormCall : CallSpec {
 
 // Interface "fused_add_rms_norm": x, residual, output and residual_out are [rows, n] contiguous,
 // weight is [n]. The output is normalized from residual_out as stored (rounded to the dtype).
-class FusedAddRMSNormKernel : public KernelInterface<FusedAddRMSNormKernel, FusedAddRMSNormCall> {
+class TILEOPS_API FusedAddRMSNormKernel
+    : public KernelInterface<FusedAddRMSNormKernel, FusedAddRMSNormCall> {
  public:
   static constexpr std::string_view kName = "fused_add_rms_norm";
   virtual void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
                    const Tensor& weight, const Tensor& output, const Tensor& residual_out) = 0;
 };
 
-class FusedAddRMSNormFwdOp final : public gen::FusedAddRMSNormFwdOpBase {
+class TILEOPS_API FusedAddRMSNormFwdOp final : public gen::FusedAddRMSNormFwdOpBase {
  public:
   explicit FusedAddRMSNormFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,13 +2,14 @@
 // variance taken over the normalized (trailing) dims.
 #pragma once
 
-#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/normalization.gen.hpp"
 
 namespace tileops {
 
-struct LayerNormCall : CallSpec {
+struct TILEOPS_API LayerNormCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t rows = 0;  // product of the leading (not normalized) dims
   int64_t n = 0;     // product of the normalized dims
@@ -19,14 +20,14 @@ struct LayerNormCall : CallSpec {
 };
 
 // Interface "layer_norm": x and output are [rows, n] contiguous, weight and bias are [n].
-class LayerNormKernel : public KernelInterface<LayerNormKernel, LayerNormCall> {
+class TILEOPS_API LayerNormKernel : public KernelInterface<LayerNormKernel, LayerNormCall> {
  public:
   static constexpr std::string_view kName = "layer_norm";
   virtual void run(const LayerNormCall& call, const Tensor& x, const Tensor& weight,
                    const Tensor& bias, const Tensor& output) = 0;
 };
 
-class LayerNormFwdOp final : public gen::LayerNormFwdOpBase {
+class TILEOPS_API LayerNormFwdOp final : public gen::LayerNormFwdOpBase {
  public:
   explicit LayerNormFwdOp(Params params, Target target = {});
   static const OpDecl& decl();

@@ -1,13 +1,14 @@
 // RMSNormFwdOp: y = x / sqrt(mean(x^2 over the normalized dims) + eps) * weight.
 #pragma once
 
-#include "tileops/generated/normalization.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/normalization.gen.hpp"
 
 namespace tileops {
 
-struct RMSNormCall : CallSpec {
+struct TILEOPS_API RMSNormCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t rows = 0;  // product of the leading (not normalized) dims
   int64_t n = 0;     // product of the normalized dims
@@ -18,14 +19,14 @@ struct RMSNormCall : CallSpec {
 };
 
 // Interface "rms_norm": x and output are [rows, n] contiguous, weight is [n].
-class RMSNormKernel : public KernelInterface<RMSNormKernel, RMSNormCall> {
+class TILEOPS_API RMSNormKernel : public KernelInterface<RMSNormKernel, RMSNormCall> {
  public:
   static constexpr std::string_view kName = "rms_norm";
   virtual void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
                    const Tensor& output) = 0;
 };
 
-class RMSNormFwdOp final : public gen::RMSNormFwdOpBase {
+class TILEOPS_API RMSNormFwdOp final : public gen::RMSNormFwdOpBase {
  public:
   explicit RMSNormFwdOp(Params params, Target target = {});
   static const OpDecl& decl();

@@ -5,13 +5,14 @@
 // layout '1d': x is [S, D]; layout '2d': x is [B, S, H, D].
 #pragma once
 
-#include "tileops/generated/position_encoding.gen.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/kernel.hpp"
+#include "tileops/generated/position_encoding.gen.hpp"
 
 namespace tileops {
 
-struct RopeNeoxCall : CallSpec {
+struct TILEOPS_API RopeNeoxCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t batch = 0;  // B (1 for layout '1d')
   int64_t seq = 0;    // S: the positions are 0 .. S-1
@@ -24,13 +25,13 @@ struct RopeNeoxCall : CallSpec {
 };
 
 // Interface "rope_neox": x and output are contiguous [batch, seq, heads, dim].
-class RopeNeoxKernel : public KernelInterface<RopeNeoxKernel, RopeNeoxCall> {
+class TILEOPS_API RopeNeoxKernel : public KernelInterface<RopeNeoxKernel, RopeNeoxCall> {
  public:
   static constexpr std::string_view kName = "rope_neox";
   virtual void run(const RopeNeoxCall& call, const Tensor& x, const Tensor& output) = 0;
 };
 
-class RopeNeoxFwdOp final : public gen::RopeNeoxFwdOpBase {
+class TILEOPS_API RopeNeoxFwdOp final : public gen::RopeNeoxFwdOpBase {
  public:
   explicit RopeNeoxFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -2,6 +2,7 @@
 // along dim, numerically stable.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/framework/kernel.hpp"
 #include "tileops/generated/reduction.gen.hpp"
 #include "tileops/ops/reduction/softmax_call.hpp"
@@ -12,7 +13,7 @@ namespace tileops {
 // Softmax and LogSoftmax keep one interface each (rather than one interface with a log flag in the
 // call spec): an implementation registered for one op then serves exactly that op's contract, and
 // a backend may provide either without being handed calls for the other.
-class LogSoftmaxKernel : public KernelInterface<LogSoftmaxKernel, SoftmaxCall> {
+class TILEOPS_API LogSoftmaxKernel : public KernelInterface<LogSoftmaxKernel, SoftmaxCall> {
  public:
   static constexpr std::string_view kName = "log_softmax";
   // Scratch bytes run needs for call (a split row's partial results); the op allocates them.
@@ -22,7 +23,7 @@ class LogSoftmaxKernel : public KernelInterface<LogSoftmaxKernel, SoftmaxCall> {
                    const Tensor& workspace) = 0;
 };
 
-class LogSoftmaxFwdOp final : public gen::LogSoftmaxFwdOpBase {
+class TILEOPS_API LogSoftmaxFwdOp final : public gen::LogSoftmaxFwdOpBase {
  public:
   explicit LogSoftmaxFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

@@ -6,11 +6,12 @@
 #include <optional>
 
 #include "tileops/core/tensor.hpp"
+#include "tileops/export.hpp"
 #include "tileops/framework/call_spec.hpp"
 
 namespace tileops {
 
-struct SoftmaxCall : CallSpec {
+struct TILEOPS_API SoftmaxCall : CallSpec {
   DType dtype = DType::kFloat32;
   int64_t outer = 0;       // product of the dims before the reduced one
   int64_t n = 0;           // the reduced dim (1 for a 0-d x)

@@ -2,6 +2,7 @@
 // numerically stable.
 #pragma once
 
+#include "tileops/export.hpp"
 #include "tileops/framework/kernel.hpp"
 #include "tileops/generated/reduction.gen.hpp"
 #include "tileops/ops/reduction/softmax_call.hpp"
@@ -12,7 +13,7 @@ namespace tileops {
 // Softmax and LogSoftmax keep one interface each (rather than one interface with a log flag in the
 // call spec): an implementation registered for one op then serves exactly that op's contract, and
 // a backend may provide either without being handed calls for the other.
-class SoftmaxKernel : public KernelInterface<SoftmaxKernel, SoftmaxCall> {
+class TILEOPS_API SoftmaxKernel : public KernelInterface<SoftmaxKernel, SoftmaxCall> {
  public:
   static constexpr std::string_view kName = "softmax";
   // Scratch bytes run needs for call (a split row's partial results); the op allocates them.
@@ -22,7 +23,7 @@ class SoftmaxKernel : public KernelInterface<SoftmaxKernel, SoftmaxCall> {
                    const Tensor& workspace) = 0;
 };
 
-class SoftmaxFwdOp final : public gen::SoftmaxFwdOpBase {
+class TILEOPS_API SoftmaxFwdOp final : public gen::SoftmaxFwdOpBase {
  public:
   explicit SoftmaxFwdOp(Params params = {}, Target target = {});
   static const OpDecl& decl();

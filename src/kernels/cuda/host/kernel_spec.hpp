@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "internal_api.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 
 namespace tileops::cuda {
@@ -32,7 +33,7 @@ struct KernelConstant {
   }
 };
 
-class KernelSpec {
+class TILEOPS_INTERNAL_API KernelSpec {
  public:
   // file is a path under src/kernels/cuda ("gemm/gemm_sm90_ws.cu").
   KernelSpec(std::string file, std::string entry, std::vector<KernelConstant> constants);
@@ -57,6 +58,6 @@ class KernelSpec {
 };
 
 // The embedded headers `text` includes with #include "...", directly or through each other.
-std::vector<NamedHeader> included_headers(const std::string& text);
+TILEOPS_INTERNAL_API std::vector<NamedHeader> included_headers(const std::string& text);
 
 }  // namespace tileops::cuda

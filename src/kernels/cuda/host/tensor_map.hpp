@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "internal_api.hpp"
 #include "runtime/cuda/driver_api.hpp"
 #include "tileops/core/dtype.hpp"
 
@@ -22,11 +23,12 @@ struct MatrixView {
 
 // Why TMA cannot address the matrix (base not 16-byte aligned, row stride not a multiple of 16
 // bytes, a dtype TMA has no type for), or nullopt when it can.
-std::optional<std::string> tma_unsupported(const MatrixView& m);
+TILEOPS_INTERNAL_API std::optional<std::string> tma_unsupported(const MatrixView& m);
 
 // A 2-D map whose box is box_rows x box_cols elements (box_cols * element size == 128 bytes),
 // written to shared memory with the 128-byte swizzle; out-of-bounds elements read as zero.
-TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows, unsigned box_cols);
+TILEOPS_INTERNAL_API TensorMapBits encode_tensor_map_sw128(const MatrixView& m, unsigned box_rows,
+                                                           unsigned box_cols);
 
 // The same as a 3-D map over the batch (coordinates: column, row, matrix), boxes of one matrix;
 // loaded with tma_load_3d.

@@ -1,6 +1,7 @@
 // Helpers that generated op code calls: presence, device, stride, dtype and rule checks with
 // their error messages, and parameter conversions. Failure paths format strings; success paths
-// do not allocate.
+// do not allocate. Only generated .gen.cpp files include it (the library's, and the test and
+// benchmark ops'), so it is not installed; its functions are exported for the in-tree ones.
 #pragma once
 
 #include <initializer_list>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <utility>
 
+#include "internal_api.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/core/shape_helpers.hpp"
 #include "tileops/core/tensor.hpp"
@@ -38,8 +40,8 @@ inline bool shape_contains(const Shape& values, int64_t v) noexcept {
   return false;
 }
 
-Shape broadcast_or_fail(const Shape& a, const Shape& b);
-bool broadcastable_to(const Shape& from, const Shape& to) noexcept;
+TILEOPS_INTERNAL_API Shape broadcast_or_fail(const Shape& a, const Shape& b);
+TILEOPS_INTERNAL_API bool broadcastable_to(const Shape& from, const Shape& to) noexcept;
 
 // Evaluates a rule; helper failures (an index out of range, shapes that do not broadcast) count
 // as the rule not holding.
@@ -61,9 +63,10 @@ bool try_assign(Shape& out, Fn&& fn) noexcept {
   }
 }
 
-void require_present(std::string_view op, std::string_view arg, const Tensor& t);
-void note_device(std::string_view op, std::string_view arg, const Tensor& t,
-                 std::optional<Device>& device);
+TILEOPS_INTERNAL_API void require_present(std::string_view op, std::string_view arg,
+                                          const Tensor& t);
+TILEOPS_INTERNAL_API void note_device(std::string_view op, std::string_view arg, const Tensor& t,
+                                      std::optional<Device>& device);
 inline void require_contiguous(std::string_view op, std::string_view arg, const Tensor& t) {
   if (!t.is_contiguous()) [[unlikely]] {
     throw SignatureError(op, arg,
@@ -72,41 +75,46 @@ inline void require_contiguous(std::string_view op, std::string_view arg, const 
                          "strides " + t.strides().str() + " for shape " + t.shape().str());
   }
 }
-[[noreturn]] void throw_dtype(std::string_view op, std::string_view arg, std::string expected,
-                              DType got);
-void require_rank(std::string_view op, std::string_view arg, const Shape& shape, int rank,
-                  std::string_view declared);
-[[noreturn]] void throw_dim(std::string_view op, std::string_view arg, int dim,
-                            std::string_view declared, int64_t expected, const Shape& shape);
-[[noreturn]] void throw_rule(std::string_view op, std::string_view arg, std::string_view rule,
-                             std::initializer_list<std::pair<std::string_view, std::string>> got);
-// A rule that reads only parameters, checked at construction (ParamError).
-[[noreturn]] void throw_param_rule(
+[[noreturn]] TILEOPS_INTERNAL_API void throw_dtype(std::string_view op, std::string_view arg,
+                                                   std::string expected, DType got);
+TILEOPS_INTERNAL_API void require_rank(std::string_view op, std::string_view arg,
+                                       const Shape& shape, int rank, std::string_view declared);
+[[noreturn]] TILEOPS_INTERNAL_API void throw_dim(std::string_view op, std::string_view arg, int dim,
+                                                 std::string_view declared, int64_t expected,
+                                                 const Shape& shape);
+[[noreturn]] TILEOPS_INTERNAL_API void throw_rule(
     std::string_view op, std::string_view arg, std::string_view rule,
     std::initializer_list<std::pair<std::string_view, std::string>> got);
-void check_combo(std::string_view op, std::span<const DType> observed,
-                 std::span<const DType> allowed_rows, std::string_view columns);
+// A rule that reads only parameters, checked at construction (ParamError).
+[[noreturn]] TILEOPS_INTERNAL_API void throw_param_rule(
+    std::string_view op, std::string_view arg, std::string_view rule,
+    std::initializer_list<std::pair<std::string_view, std::string>> got);
+TILEOPS_INTERNAL_API void check_combo(std::string_view op, std::span<const DType> observed,
+                                      std::span<const DType> allowed_rows,
+                                      std::string_view columns);
 
 // "[2, 4096]", "1e-06", "None", "'1d'", "true".
-std::string show(const Shape& v);
-std::string show(int64_t v);
-std::string show(double v);
-std::string show(bool v);
-std::string show(std::string_view v);
-std::string show(DType v);
-std::string show(const Tensor& v);
+TILEOPS_INTERNAL_API std::string show(const Shape& v);
+TILEOPS_INTERNAL_API std::string show(int64_t v);
+TILEOPS_INTERNAL_API std::string show(double v);
+TILEOPS_INTERNAL_API std::string show(bool v);
+TILEOPS_INTERNAL_API std::string show(std::string_view v);
+TILEOPS_INTERNAL_API std::string show(DType v);
+TILEOPS_INTERNAL_API std::string show(const Tensor& v);
 template <typename T>
 std::string show(const std::optional<T>& v) {
   return v ? show(*v) : std::string("None");
 }
 
 // Parameters.
-void require_param(std::string_view op, std::string_view name, bool supplied);
-bool is_injected(std::span<const std::string_view> injected, std::string_view name) noexcept;
-[[noreturn]] void throw_unknown_param(std::string_view op, std::string_view name,
-                                      std::initializer_list<std::string_view> known);
+TILEOPS_INTERNAL_API void require_param(std::string_view op, std::string_view name, bool supplied);
+TILEOPS_INTERNAL_API bool is_injected(std::span<const std::string_view> injected,
+                                      std::string_view name) noexcept;
+[[noreturn]] TILEOPS_INTERNAL_API void throw_unknown_param(
+    std::string_view op, std::string_view name, std::initializer_list<std::string_view> known);
 template <typename T>
-T param_as(std::string_view op, std::string_view name, const ParamValue& value);
+TILEOPS_INTERNAL_API T param_as(std::string_view op, std::string_view name,
+                                const ParamValue& value);
 template <typename T>
 std::optional<T> optional_param_as(std::string_view op, std::string_view name,
                                    const ParamValue& value) {
@@ -138,7 +146,7 @@ struct RecordTensor {
   Shape shape;
   DType dtype = DType::kFloat32;
 };
-RecordTensor record_input(const CallRecord& record, int index);
-RecordTensor record_output(const CallRecord& record, int index);
+TILEOPS_INTERNAL_API RecordTensor record_input(const CallRecord& record, int index);
+TILEOPS_INTERNAL_API RecordTensor record_output(const CallRecord& record, int index);
 
 }  // namespace tileops::detail
