@@ -422,7 +422,7 @@ void emit_class_defs(std::ostream& s, const Entry& e, const SignaturePlan& plan)
   for (size_t i = 0; i < e.inputs.size(); ++i)
     s << fmt::format("  f.inputs[{}] = &{};\n", i, e.inputs[i].name);
   if (e.inputs.empty()) s << "  f.device = device;\n";
-  s << "  run_call(f);\n";
+  s << "  ::tileops::detail::CallRunner::run(*this, f);\n";
   if (has_outputs_struct(e)) {
     std::vector<std::string> outs;
     for (size_t i = 0; i < e.outputs.size(); ++i)
@@ -470,7 +470,8 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
        "namespace tileops::gen {\n\n";
   s << fmt::format(fmt::runtime(kBanner), sources);
   s << fmt::format("#include \"{}/{}.gen.hpp\"\n\n", options.include_prefix, options.stem);
-  s << "#include <algorithm>\n#include <cmath>\n\n#include \"framework/generated_support.hpp\"\n";
+  s << "#include <algorithm>\n#include <cmath>\n\n#include \"framework/call_runner.hpp\"\n#include "
+       "\"framework/generated_support.hpp\"\n";
   std::set<std::string> op_headers;
   for (const Entry* e : entries) {
     if (e->status == "implemented") op_headers.insert(e->op_header);

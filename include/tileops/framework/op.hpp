@@ -39,6 +39,8 @@ struct OpDecl {
 
 namespace detail {
 
+struct CallRunner;
+
 // One call in flight. Lives on the caller's stack; generated code fills it.
 struct CallFrame {
   std::array<const Tensor*, kMaxTensors> inputs{};
@@ -154,10 +156,13 @@ class TILEOPS_API Op {
         }));
   }
 
-  // Runs the seven steps of a call on frame. Generated call operators use it.
+ private:
+  // The generated call operators run calls through detail::CallRunner (src/framework, compiled
+  // into the library with them); a hand-written subclass cannot call run_call.
+  friend struct detail::CallRunner;
+  // Runs the seven steps of a call on frame.
   void run_call(detail::CallFrame& frame);
 
- private:
   // Generated from the manifest (overridden, final, by the generated base class).
   virtual void check_call_(detail::CallFrame& frame) const = 0;
   virtual void forward_(detail::CallFrame& frame) = 0;
