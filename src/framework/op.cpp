@@ -1,6 +1,7 @@
 #include "tileops/framework/op.hpp"
 
 #include <algorithm>
+#include <new>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -24,27 +25,26 @@ CallFrame*& current_frame() noexcept {
 
 namespace {
 
-// An output the op allocates. Its faults name the op and the output: a size that is negative or
-// overflows int64 is a ShapeError, an allocator that fails a RuntimeError.
+// An output the op allocates. Tensor::empty checks the size; its faults are rethrown naming the
+// op and the output (a size that is negative or overflows int64: ShapeError; an allocator that
+// fails: RuntimeError). Nothing here runs on a call whose allocation succeeds.
 Tensor allocate_output(std::string_view op, std::string_view output, const Shape& shape,
                        DType dtype, Device device) {
-  const TensorDesc desc{device, dtype, shape};
-  const std::optional<int64_t> n = shape.checked_numel();
-  int64_t bytes = 0;
-  if (!n || __builtin_mul_overflow(*n, static_cast<int64_t>(dtype_size(dtype)), &bytes)) {
-    throw ShapeError(op, output,
-                     "non-negative sizes whose element count and byte size fit in int64",
-                     desc.str());
-  }
+  auto failure = [&](std::string_view why) {
+    const int64_t bytes = *shape.checked_numel() * static_cast<int64_t>(dtype_size(dtype));
+    return RuntimeError(fmt::format("{}: could not allocate output '{}' ({}, {} bytes): {}", op,
+                                    output, TensorDesc{device, dtype, shape}.str(), bytes, why));
+  };
   try {
     return Tensor::empty(shape, dtype, device);
+  } catch (const ShapeError&) {
+    throw ShapeError(op, output,
+                     "non-negative sizes whose element count and byte size fit in int64",
+                     TensorDesc{device, dtype, shape}.str());
   } catch (const std::bad_alloc&) {
-    throw RuntimeError(
-        fmt::format("{}: could not allocate output '{}' ({}, {} bytes): out of memory", op, output,
-                    desc.str(), bytes));
+    throw failure("out of memory");
   } catch (const RuntimeError& e) {
-    throw RuntimeError(fmt::format("{}: could not allocate output '{}' ({}, {} bytes): {}", op,
-                                   output, desc.str(), bytes, e.what()));
+    throw failure(e.what());
   }
 }
 

@@ -15,6 +15,9 @@
 namespace tileops {
 namespace {
 
+// TILEOPS_TARGET seeds the process default and TILEOPS_EXCLUDE_TARGETS the exclusions when the
+// registry is created; the names are checked when they are used, since backends register later.
+// set_default_target and set_excluded_targets replace what the environment gave.
 struct TargetRegistry {
   std::mutex mutex;
   std::map<std::string, Detector, std::less<>> detectors;
@@ -23,29 +26,23 @@ struct TargetRegistry {
   // Where default_target came from: "" (set_default_target) or the environment variable.
   std::string default_source;
   std::set<std::string, std::less<>> excluded;  // never detected
-  bool environment_read = false;
-};
 
-// TILEOPS_TARGET seeds the process default and TILEOPS_EXCLUDE_TARGETS the exclusions, once, on
-// the first question about targets (backends load before that, so the names are checked when
-// they are used, not here). A set_default_target or set_excluded_targets call before that wins.
-void read_environment_locked(TargetRegistry& r) {
-  if (r.environment_read) return;
-  r.environment_read = true;
-  if (const char* name = std::getenv("TILEOPS_TARGET"); name != nullptr && *name != '\0') {
-    r.default_target = std::string(name);
-    r.default_source = "TILEOPS_TARGET";
-  }
-  if (const char* list = std::getenv("TILEOPS_EXCLUDE_TARGETS"); list != nullptr) {
-    std::string_view rest = list;
-    while (!rest.empty()) {
-      const size_t end = rest.find_first_of(":,");
-      const std::string_view name = rest.substr(0, end);
-      if (!name.empty()) r.excluded.emplace(name);
-      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+  TargetRegistry() {
+    if (const char* name = std::getenv("TILEOPS_TARGET"); name != nullptr && *name != '\0') {
+      default_target = std::string(name);
+      default_source = "TILEOPS_TARGET";
+    }
+    if (const char* list = std::getenv("TILEOPS_EXCLUDE_TARGETS"); list != nullptr) {
+      std::string_view rest = list;
+      while (!rest.empty()) {
+        const size_t end = rest.find_first_of(":,");
+        const std::string_view name = rest.substr(0, end);
+        if (!name.empty()) excluded.emplace(name);
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      }
     }
   }
-}
+};
 
 TargetRegistry& registry() {
   static TargetRegistry r;
@@ -145,7 +142,6 @@ std::vector<std::string> registered_targets(std::optional<std::string_view> op) 
 void set_default_target(Target target) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
-  read_environment_locked(r);  // so that TILEOPS_TARGET does not override this call later
   if (target && *target != kBuiltinTarget && known_targets_locked(r).count(*target) == 0) {
     throw UnknownTargetError(
         fmt::format("set_default_target: target '{}' is not registered; "
@@ -159,21 +155,18 @@ void set_default_target(Target target) {
 Target default_target() {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
-  read_environment_locked(r);
   return r.default_target;
 }
 
 void set_excluded_targets(std::vector<std::string> targets) {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
-  read_environment_locked(r);
   r.excluded = {targets.begin(), targets.end()};
 }
 
 std::vector<std::string> excluded_targets() {
   auto& r = registry();
   std::lock_guard lock(r.mutex);
-  read_environment_locked(r);
   return {r.excluded.begin(), r.excluded.end()};
 }
 
@@ -185,7 +178,6 @@ std::string select_target(std::string_view op, const Target& instance_target,
   std::vector<std::pair<std::string, Detector>> detectors;
   {
     std::lock_guard lock(r.mutex);
-    read_environment_locked(r);
     const Target& named = instance_target ? instance_target : r.default_target;
     if (named) {
       if (*named != kBuiltinTarget && known_targets_locked(r).count(*named) == 0) {
