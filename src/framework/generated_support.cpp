@@ -117,15 +117,17 @@ void require_param(std::string_view op, std::string_view name, bool supplied) {
   }
 }
 
-bool is_injected(std::span<const std::string_view> injected, std::string_view name) noexcept {
-  return std::find(injected.begin(), injected.end(), name) != injected.end();
-}
-
 void throw_unknown_param(std::string_view op, std::string_view name,
-                         std::initializer_list<std::string_view> known) {
+                         std::initializer_list<std::string_view> known,
+                         std::span<const InjectedParameter> injected) {
+  std::vector<std::string_view> injected_names;
+  for (const InjectedParameter& p : injected) injected_names.push_back(p.name);
   throw ParamError(
       op, name,
-      fmt::format("one of the manifest parameters [{}] (or 'target')", fmt::join(known, ", ")),
+      fmt::format("one of the manifest parameters [{}]{} (or 'target')", fmt::join(known, ", "),
+                  injected_names.empty() ? std::string()
+                                         : fmt::format(" or the injected parameters [{}]",
+                                                       fmt::join(injected_names, ", "))),
       "an unknown parameter name");
 }
 

@@ -16,6 +16,7 @@
 #include "tileops/core/shape_helpers.hpp"
 #include "tileops/core/tensor.hpp"
 #include "tileops/framework/call_record.hpp"
+#include "tileops/framework/injected.hpp"
 #include "tileops/framework/params.hpp"
 
 namespace tileops::detail {
@@ -108,10 +109,17 @@ std::string show(const std::optional<T>& v) {
 
 // Parameters.
 TILEOPS_INTERNAL_API void require_param(std::string_view op, std::string_view name, bool supplied);
-TILEOPS_INTERNAL_API bool is_injected(std::span<const std::string_view> injected,
+// Whether name is one of the injected parameters an op declares (params_from_map keeps its value).
+TILEOPS_INTERNAL_API bool is_injected(std::span<const InjectedParameter> declared,
                                       std::string_view name) noexcept;
+// Construction step 2 for injected values: each name declared and given once, each value of the
+// declared kind (ParamError naming the op and the parameter), converted to that kind in place.
+TILEOPS_INTERNAL_API void check_injected(std::string_view op,
+                                         std::span<const InjectedParameter> declared,
+                                         InjectedValues& given);
 [[noreturn]] TILEOPS_INTERNAL_API void throw_unknown_param(
-    std::string_view op, std::string_view name, std::initializer_list<std::string_view> known);
+    std::string_view op, std::string_view name, std::initializer_list<std::string_view> known,
+    std::span<const InjectedParameter> injected);
 template <typename T>
 TILEOPS_INTERNAL_API T param_as(std::string_view op, std::string_view name,
                                 const ParamValue& value);

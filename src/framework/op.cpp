@@ -114,9 +114,12 @@ void deliver_supplied_outputs(detail::CallFrame& frame) {
 Op::Op(const OpSchema& schema, const OpDecl& decl, Target target, detail::ParamCheckRef check)
     : schema_(schema), target_(std::move(target)), state_(std::make_unique<State>()) {
   ensure_backends_loaded();   // 1. backend registry
-  check.check(check.params);  // 2. parameter values
-  install_table(decl);        // 3. implementation table and contracts
-  {                           // 4. instance registration
+  check.check(check.params);  // 2. parameter values, then the injected ones
+  if (check.injected != nullptr) {
+    detail::check_injected(schema_.name, decl.injected_parameters, *check.injected);
+  }
+  install_table(decl);  // 3. implementation table and contracts
+  {                     // 4. instance registration
     auto& registry = instances();
     std::lock_guard lock(registry.mutex);
     instance_key_ = fmt::format("{}#{}", schema_.name, ++registry.counter);

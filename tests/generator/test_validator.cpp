@@ -116,6 +116,18 @@ TEST(Validator, UnsupportedParamType) {
       << err;
 }
 
+// Params::injected carries the family's injected parameters and target is every op's policy, so
+// neither may be a manifest parameter.
+TEST(Validator, ReservedParamNamesAreRejected) {
+  for (const std::string name : {"injected", "target"}) {
+    const std::string err =
+        first_error(entry("    params: {" + name + ": {type: int, default: 1}}\n"));
+    EXPECT_NE(err.find("signature.params." + name + " | '" + name + "' is reserved"),
+              std::string::npos)
+        << err;
+  }
+}
+
 TEST(Validator, NullDefaultNeedsANullableType) {
   const std::string err = first_error(entry("    params: {k: {type: int, default: null}}\n"));
   EXPECT_NE(err.find("does not admit None"), std::string::npos) << err;

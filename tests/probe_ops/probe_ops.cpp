@@ -15,7 +15,7 @@ ProbeFwdOp::ProbeFwdOp(Params params, Target target)
       derived_label_(fmt::format("{}x{}", this->params().mode, this->params().scale)) {}
 
 const OpDecl& ProbeFwdOp::decl() {
-  static const OpDecl kDecl{{&ProbeAKernel::info(), &ProbeBKernel::info()}, {}, {"experts"}};
+  static const OpDecl kDecl{{&ProbeAKernel::info(), &ProbeBKernel::info()}, {}, {}};
   return kDecl;
 }
 

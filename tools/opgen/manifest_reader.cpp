@@ -285,6 +285,11 @@ void read_signature(EntryChecker& c, Entry& e, const YAML::Node& sig) {
         continue;
       }
       require_keys(c, decl, f, {"type", "default", "kw_only"}, {"type"});
+      if (p.name == "injected" || p.name == "target") {
+        // Params::injected holds the family's injected parameters; target is every op's policy.
+        c.error(f, "'" + p.name + "' is reserved: it is not a manifest parameter name");
+        continue;
+      }
       if (!decl["type"]) continue;
       p.type_text = decl["type"].as<std::string>();
       try {

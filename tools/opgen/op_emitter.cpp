@@ -83,6 +83,8 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
       h << fmt::format("  {} {} = {};\n", member_type(p), p.name, p.default_cpp);
     }
   }
+  // The family's injected parameters (OpDecl), checked and converted at construction.
+  h << "  ::tileops::InjectedValues injected;\n";
   h << "};\n\n";
   if (e.status != "implemented") return;
   if (has_outputs_struct(e)) {
@@ -106,9 +108,11 @@ void emit_class_decl(std::ostream& h, const Entry& e) {
   h << fmt::format("  using Params = {}Params;\n", e.key);
   h << fmt::format("  static constexpr std::string_view kName = \"{}\";\n", e.key);
   h << "  static const ::tileops::OpSchema& static_schema();\n";
-  h << "  // Builds Params from values by manifest name; names in `injected` are let through.\n";
+  h << "  // Builds Params from values by manifest name; the values of the injected parameters in\n"
+       "  // `injected` go to Params::injected.\n";
   h << "  static Params params_from_map(const ::tileops::ParamMap& values,\n"
-       "                               std::span<const std::string_view> injected = {});\n";
+       "                               std::span<const ::tileops::InjectedParameter> injected = "
+       "{});\n";
   h << "  const Params& params() const noexcept { return params_; }\n";
   if (has_dtype_param) {
     h << "  std::optional<::tileops::DType> dtype() const override;\n";
@@ -304,7 +308,7 @@ void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan&
   s << "}\n\n";
   s << fmt::format(
       "{0}Params {0}Base::params_from_map(const ::tileops::ParamMap& values,\n"
-      "    std::span<const std::string_view> injected) {{\n  Params p;\n"
+      "    std::span<const ::tileops::InjectedParameter> injected) {{\n  Params p;\n"
       "  for (const auto& [name, value] : values) {{\n",
       e.key);
   std::vector<std::string> known;
@@ -317,9 +321,11 @@ void emit_params_functions(std::ostream& s, const Entry& e, const SignaturePlan&
         "      continue;\n    }}\n",
         p.name, conv, value_type(p));
   }
-  s << "    if (::tileops::detail::is_injected(injected, name)) continue;\n";
+  s << "    if (::tileops::detail::is_injected(injected, name)) {\n"
+       "      p.injected.values.emplace_back(name, value);\n      continue;\n    }\n";
   s << fmt::format(
-      "    ::tileops::detail::throw_unknown_param(kName, name, {{{}}});\n  }}\n  return p;\n}}\n\n",
+      "    ::tileops::detail::throw_unknown_param(kName, name, {{{}}}, injected);\n  }}\n"
+      "  return p;\n}}\n\n",
       fmt::join(known, ", "));
   s << fmt::format("::tileops::ParamMap {}Base::param_map_() const {{\n  ::tileops::ParamMap m;\n",
                    e.key);
@@ -404,7 +410,8 @@ void emit_class_defs(std::ostream& s, const Entry& e, const SignaturePlan& plan)
                    e.key, ns);
   s << fmt::format(
       "{0}Base::{0}Base(Params params, const ::tileops::OpDecl& decl, ::tileops::Target target)\n"
-      "    : ::tileops::Op({1}_schema, decl, std::move(target), {{&check_params, &params}}),\n"
+      "    : ::tileops::Op({1}_schema, decl, std::move(target),\n"
+      "                    {{&check_params, &params, &params.injected}}),\n"
       "      params_(std::move(params)) {{}}\n\n",
       e.key, ns);
   if (std::any_of(e.params.begin(), e.params.end(),

@@ -19,6 +19,7 @@
 #include "tileops/framework/call_record.hpp"
 #include "tileops/framework/call_spec.hpp"
 #include "tileops/framework/implementation.hpp"
+#include "tileops/framework/injected.hpp"
 #include "tileops/framework/kernel.hpp"
 #include "tileops/framework/schema.hpp"
 #include "tileops/framework/target.hpp"
@@ -28,12 +29,13 @@ namespace tileops {
 struct DispatchDecision;
 
 // What an op class declares to the base: the kernel interfaces its forward calls, the sub-op
-// types it may hold (composite ops), and the extra construction parameter names its family
-// defines (the generic constructor lets only these through besides the manifest's).
+// types it may hold (composite ops), and the injected parameters its family defines (names and
+// kinds: construction accepts only these besides the manifest's; the op reads their values from
+// params().injected, tileops/framework/injected.hpp).
 struct OpDecl {
   std::vector<const InterfaceInfo*> interfaces;
   std::vector<std::string_view> delegate_types;
-  std::vector<std::string_view> injected_parameters;
+  std::vector<InjectedParameter> injected_parameters;
   bool composite() const { return interfaces.empty() && !delegate_types.empty(); }
 };
 
@@ -60,9 +62,12 @@ struct CallFrame {
   bool selected_target_here = false;
 };
 
+// Construction step 2: the generated check of the manifest parameters, and the injected values
+// given with them (checked against OpDecl and converted to their declared kinds in place).
 struct ParamCheckRef {
   void (*check)(const void* params);
   const void* params;
+  InjectedValues* injected = nullptr;
 };
 
 // Type-erased equality, copy and description of a call spec, one table per Call type.
