@@ -183,33 +183,48 @@ TEST(BackendPlugin, FailingRegistrationIsRolledBackEntirely) {
   EXPECT_EQ(op.last_call()->served_by, "rms_norm_cpu");
 }
 
-// Runs in a child process started by LoadsFromEnvironmentInChildProcess (skipped otherwise):
-// the backends come from TILEOPS_BACKENDS, loaded when the first op is constructed.
-TEST(BackendPluginChild, LoadsFromEnvironment) {
+// Behaviour 14. Runs in a child process started by B14_BackendRegistryLoad (skipped otherwise):
+// the backends come from TILEOPS_BACKENDS, listed out of order, and load when the first op is
+// constructed, in sorted path order, once per process.
+TEST(B14_BackendRegistryLoadChild, OnceAtTheFirstConstructionInSortedOrder) {
   if (std::getenv("TILEOPS_TEST_BACKEND_CHILD") == nullptr) {
-    GTEST_SKIP() << "runs as the child of BackendPlugin.LoadsFromEnvironmentInChildProcess";
+    GTEST_SKIP() << "runs as the child of B14_BackendRegistryLoad";
   }
   EXPECT_TRUE(loaded_backends().empty());
+  EXPECT_TRUE(load_failures().empty());
   RMSNormFwdOp op({.normalized_shape = {256}});
   EXPECT_EQ(loaded_backends(), std::vector<std::string>{"acme"});
-  EXPECT_EQ(failure_for(kNoEntry), "the library exports no 'tileops_backend_entry_v1' entry point");
+  // Listed wrong_abi first, loaded in sorted order: no_entry fails before wrong_abi.
+  const std::vector<BackendLoadFailure> failures = load_failures();
+  ASSERT_EQ(failures.size(), 2u) << failures_str();
+  EXPECT_EQ(failures[0].path, kNoEntry);
+  EXPECT_EQ(failures[0].reason, "the library exports no 'tileops_backend_entry_v1' entry point");
+  EXPECT_EQ(failures[1].path, kWrongAbi);
   EXPECT_TRUE(matches_reference_on(op, Device::parse("acme:0"), {2, 256}, {256}, DType::kFloat32));
   EXPECT_EQ(op.last_call()->served_by, "rms_norm_acme");
+  // Once per process: later constructions load nothing again (acme's second registration would
+  // be a duplicate and fail; the broken libraries would fail a second time).
+  RMSNormFwdOp second({.normalized_shape = {16}});
+  ensure_backends_loaded();
+  EXPECT_EQ(loaded_backends(), std::vector<std::string>{"acme"});
+  EXPECT_EQ(load_failures().size(), 2u) << failures_str();
 }
 
-TEST(BackendPlugin, LoadsFromEnvironmentInChildProcess) {
+TEST(B14_BackendRegistryLoad, OnceAtTheFirstConstructionInSortedOrder) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe");
   const std::string log = ::testing::TempDir() + "tileops_backend_child.log";
   const std::string command = fmt::format(
-      "TILEOPS_TEST_BACKEND_CHILD=1 TILEOPS_BACKENDS='{}:{}' '{}' "
-      "--gtest_filter=BackendPluginChild.LoadsFromEnvironment > '{}' 2>&1",
-      kAcme, kNoEntry, self, log);
+      "TILEOPS_TEST_BACKEND_CHILD=1 TILEOPS_BACKENDS='{}:{}:{}' '{}' "
+      "--gtest_filter=B14_BackendRegistryLoadChild.OnceAtTheFirstConstructionInSortedOrder "
+      "> '{}' 2>&1",
+      kWrongAbi, kAcme, kNoEntry, self, log);
   const int status = std::system(command.c_str());
   std::ifstream in(log);
   std::stringstream output;
   output << in.rdbuf();
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output.str();
   EXPECT_NE(output.str().find("[  PASSED  ] 1 test"), std::string::npos) << output.str();
+  // The failures are warned about once discovery has finished.
   EXPECT_NE(output.str().find("failed to load and was skipped"), std::string::npos) << output.str();
 }
 

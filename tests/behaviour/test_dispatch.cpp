@@ -230,15 +230,21 @@ TEST(B59_EntrySharing, CallsShareAnEntryWhenTheIdentityMatches) {
   EXPECT_EQ(counters.builds, 2);
 }
 
-TEST(B60_EntryExposesKernels, EveryEntryIsEnumerable) {
-  Registration r = register_probe({.key = "k"});
+// An entry of two kernels: enumeration and tuning see both kernels, not the entry object.
+TEST(B60_EntryExposesKernels, EveryKernelOfAnEntryIsEnumeratedAndTuned) {
+  ProbeCounters counters;
+  Registration r = register_probe({.key = "k", .counters = &counters, .parts = 2});
   ProbeFwdOp op;
   op(filled({2}, 1));
-  auto entries = op.built_entries("probe_a");
+  const auto entries = op.built_entries("probe_a");
   ASSERT_EQ(entries.size(), 1u);
-  auto kernels = op.iter_kernels();
-  ASSERT_EQ(kernels.size(), 1u);
-  EXPECT_EQ(kernels[0], entries[0]);
+  const auto kernels = op.iter_kernels();
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0]->config(), "k.0");
+  EXPECT_EQ(kernels[1]->config(), "k.1");
+  for (const Kernel* kernel : kernels) EXPECT_NE(kernel, entries[0]);
+  op.request_tune();
+  EXPECT_EQ(counters.tune_requests, 2);
 }
 
 TEST(B61_ThrowingFactory, CachesNothing) {

@@ -27,6 +27,12 @@ class PlusHundred : public TargetKernel {
   }
 };
 
+// Reports tunable() but defines no request_tune(): still untuned, so still warned about.
+class ClaimsTunablePlusHundred final : public PlusHundred {
+ public:
+  bool tunable() const override { return true; }
+};
+
 // Defines request_tune() but not tunable(): guide A asks only for the former.
 class TunedPlusHundred final : public PlusHundred {
  public:
@@ -41,6 +47,12 @@ KernelBuilder recording_builder(Recorded* rec, bool tunable = false) {
     rec->last_params = params;
     return tunable ? std::unique_ptr<TargetKernel>(std::make_unique<TunedPlusHundred>())
                    : std::unique_ptr<TargetKernel>(std::make_unique<PlusHundred>());
+  };
+}
+
+KernelBuilder claims_tunable_builder() {
+  return [](std::span<const std::optional<TensorDesc>>, const ParamMap&) {
+    return std::unique_ptr<TargetKernel>(std::make_unique<ClaimsTunablePlusHundred>());
   };
 }
 
@@ -319,18 +331,28 @@ TEST(B41_Registration, OneDetectorPerTargetOneBuilderPerOpAndTarget) {
   EXPECT_EQ(for_op, (std::vector<std::string>{"by-name-only", "solo"}));
 }
 
+// The kernel says tunable() but defines no request_tune(): what counts is the latter (a check of
+// tunable() would stay silent here). The op warns, naming itself and the target, for the kernel
+// built before request_tune() and for the one built after, and keeps serving calls.
 TEST(B70_TargetKernelWithoutTuning, RequestTuneWarnsInsteadOfFailing) {
-  Recorded rec;
-  Registration b =
-      register_kernel_builder("ProbeFwdOp", "untunable", recording_builder(&rec, false));
+  Registration b = register_kernel_builder("ProbeFwdOp", "untunable", claims_tunable_builder());
   std::vector<std::string> warnings;
   auto previous = set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
   ProbeFwdOp op({}, "untunable");
   op(filled({1}, 1));
-  op.request_tune();
+  EXPECT_NO_THROW(op.request_tune());
+  Tensor y;
+  EXPECT_NO_THROW(y = op(filled({3}, 2)));  // a new specialisation, built in tuned mode
   set_warning_handler(previous);
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_TRUE(contains(warnings[0], "defines no request_tune")) << warnings[0];
+  ASSERT_EQ(warnings.size(), 2u);
+  for (const std::string& warning : warnings) {
+    EXPECT_TRUE(contains(warning, "defines no request_tune")) << warning;
+    EXPECT_TRUE(contains(warning, "ProbeFwdOp")) << warning;
+    EXPECT_TRUE(contains(warning, "'untunable'")) << warning;
+  }
+  ASSERT_TRUE(y.defined());
+  EXPECT_FLOAT_EQ(y.data_as<float>()[2], 102.0f);
+  EXPECT_TRUE(op.tuned());
 }
 
 TEST(B68_TuningReachesTargetKernels, BuiltAndLaterBuiltTargetKernelsAreTuned) {

@@ -215,7 +215,7 @@ TEST(B71_KernelConfig, ReportsTheConfigurationThatServedTheLastCall) {
   EXPECT_EQ(composite.kernel_config(), "first: alpha; second: alpha");
 }
 
-TEST(B73_IterKernels, EveryKernelOnceIncludingSubOpsButNotPrivateMembers) {
+TEST(B73_IterKernels, EveryKernelOfEveryEntryAndHeldSubOp) {
   Registration r = register_probe(
       {.key = "k", .identity = [](const ProbeCall& c) { return std::to_string(c.n); }});
   ProbeCompositeFwdOp op;
@@ -226,6 +226,21 @@ TEST(B73_IterKernels, EveryKernelOnceIncludingSubOpsButNotPrivateMembers) {
   plain(filled({2}, 1));
   plain(filled({3}, 1));
   EXPECT_EQ(plain.iter_kernels().size(), 2u);
+}
+
+// Two calls whose identities match share one entry: two hit-cache keys, one kernel, listed once
+// (enumerating the hit cache instead of the entries would list it twice).
+TEST(B73_IterKernels, AKernelSharedByTwoCallsIsListedOnce) {
+  ProbeCounters counters;
+  Registration r = register_probe({.key = "k", .counters = &counters});  // one identity for all
+  ProbeFwdOp op;
+  op(filled({2}, 1));
+  op(filled({3}, 1));
+  op(filled({4}, 1, DType::kFloat16));
+  EXPECT_EQ(counters.builds, 1);
+  EXPECT_EQ(op.iter_kernels().size(), 1u);
+  op.request_tune();
+  EXPECT_EQ(counters.tune_requests, 1);  // and tuned once, not once per call that used it
 }
 
 TEST(B74_BuiltEntries, EmptyBeforeTheFirstBuildAndReadOnly) {

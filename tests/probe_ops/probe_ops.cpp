@@ -89,6 +89,7 @@ template <typename Interface>
 void ProbeKernelImpl<Interface>::run(const Tensor& x, const Tensor& bias, const Tensor& y,
                                      double scale) {
   if (counters_) ++counters_->runs;
+  if (on_run_) on_run_();
   const int64_t n = x.numel();
   if (n == fail_run_for_n_) throw RuntimeError("probe kernel failed on purpose");
   const int64_t last = x.rank() == 0 ? 1 : x.shape()[x.rank() - 1];
@@ -139,18 +140,21 @@ Registration register_probe(const ProbeImplOptions& o) {
   const std::string tag = o.key;
   const bool tunable = o.tunable, throws = o.factory_throws;
   const int64_t fail_n = o.fail_run_for_n;
+  const std::function<void()> on_run = o.on_run;
+  const int parts = o.parts;
   const InterfaceInfo* interface = o.interface;
   info.entry_for = [=](const CallSpec& c, const DeviceFacts&) {
     const std::string id = identity ? identity(static_cast<const ProbeCall&>(c)) : "";
-    return BuildPlan{
-        id, [=]() -> std::unique_ptr<Kernel> {
-          if (throws) throw RuntimeError("probe factory failed on purpose");
-          if (counters) ++counters->builds;
-          if (interface == &ProbeBKernel::info()) {
-            return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(tag, counters, tunable, fail_n);
-          }
-          return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(tag, counters, tunable, fail_n);
-        }};
+    return BuildPlan{id, [=]() -> std::unique_ptr<Kernel> {
+                       if (throws) throw RuntimeError("probe factory failed on purpose");
+                       if (counters) ++counters->builds;
+                       if (interface == &ProbeBKernel::info()) {
+                         return std::make_unique<ProbeKernelImpl<ProbeBKernel>>(
+                             tag, counters, tunable, fail_n, on_run, parts);
+                       }
+                       return std::make_unique<ProbeKernelImpl<ProbeAKernel>>(
+                           tag, counters, tunable, fail_n, on_run, parts);
+                     }};
   };
   return register_implementation(std::move(info));
 }

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tileops/core/half.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -112,15 +114,44 @@ struct ProbeCounters {
   std::atomic<int> tune_requests{0};
 };
 
+// One of several kernels an entry builds (a split-K GEMM's partial and reduction kernels): it
+// counts its tuning requests and reports its tag as its config.
+class ProbePartKernel final : public Kernel {
+ public:
+  ProbePartKernel(std::string tag, ProbeCounters* counters)
+      : tag_(std::move(tag)), counters_(counters) {}
+  std::string config() const override { return tag_; }
+  void request_tune(const TuneOptions&) override {
+    if (counters_) ++counters_->tune_requests;
+  }
+
+ private:
+  std::string tag_;
+  ProbeCounters* counters_;
+};
+
 template <typename Interface>
 class ProbeKernelImpl final : public Interface {
  public:
-  ProbeKernelImpl(std::string tag, ProbeCounters* counters, bool tunable, int64_t fail_run_for_n)
+  ProbeKernelImpl(std::string tag, ProbeCounters* counters, bool tunable, int64_t fail_run_for_n,
+                  std::function<void()> on_run = {}, int parts = 0)
       : tag_(std::move(tag)),
         counters_(counters),
         tunable_(tunable),
-        fail_run_for_n_(fail_run_for_n) {}
+        fail_run_for_n_(fail_run_for_n),
+        on_run_(std::move(on_run)) {
+    for (int i = 0; i < parts; ++i) {
+      parts_.push_back(std::make_unique<ProbePartKernel>(tag_ + "." + std::to_string(i), counters));
+    }
+  }
   void run(const Tensor& x, const Tensor& bias, const Tensor& y, double scale) override;
+  // With parts, the entry is those kernels (the default lists the entry itself).
+  std::vector<Kernel*> kernels() override {
+    if (parts_.empty()) return {this};
+    std::vector<Kernel*> out;
+    for (auto& part : parts_) out.push_back(part.get());
+    return out;
+  }
   std::string config() const override { return tag_; }
   bool tunable() const override { return tunable_; }
   void request_tune(const TuneOptions&) override {
@@ -134,6 +165,8 @@ class ProbeKernelImpl final : public Interface {
   ProbeCounters* counters_;
   bool tunable_;
   int64_t fail_run_for_n_;
+  std::function<void()> on_run_;
+  std::vector<std::unique_ptr<Kernel>> parts_;
   bool tuned_ = false;
 };
 
@@ -156,6 +189,10 @@ struct ProbeImplOptions {
   bool factory_throws = false;
   // run() throws a RuntimeError for calls with this many elements (after the kernel was built).
   int64_t fail_run_for_n = -1;
+  // Called at the start of every run() (on the calling thread).
+  std::function<void()> on_run;
+  // The number of kernels each entry builds and lists for enumeration; 0: the entry itself.
+  int parts = 0;
 };
 Registration register_probe(const ProbeImplOptions& options);
 
