@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "support/cuda_support.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/reference/reference.hpp"
 
@@ -86,13 +87,36 @@ TEST_P(CudaTensorCoreGemm, DispatchNamesWhichKernelServes) {
   EXPECT_EQ(served(false, false, {64, 100, 128}), "gemm_tiled_cuda");  // ldb = n = 100
 }
 
+// Linear layers over 64 to 128 tokens are weight streams: narrow tiles fill the SMs without
+// splitting K. Odd tile counts and ragged M and N check the edges of those tiles.
+TEST_P(CudaTensorCoreGemm, NarrowTilesForWeightStreams) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;  // a [m, k] times a weight [n, k]
+  auto tile_for = [&](Mnk s) {
+    EXPECT_TRUE(cuda_matches_reference(op, {a_shape(false, s), b_shape(true, s)}, GetParam()))
+        << s.m << "x" << s.n << "x" << s.k;
+    EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
+    return op.kernel_config();
+  };
+  const std::string m64 = tile_for({64, 4096, 7168}), m128 = tile_for({128, 4096, 7168});
+  for (Mnk s : {Mnk{77, 1000, 1000}, Mnk{100, 4000, 520}, Mnk{65, 33, 4104}, Mnk{96, 4104, 64}}) {
+    tile_for(s);
+  }
+  // The choices measured on the H200 (132 SMs); other devices may choose otherwise.
+  if (read_device_facts(Device::cuda(0)).sm_count == 132) {
+    EXPECT_EQ(m64, "tile=64x32x64/s16");
+    EXPECT_EQ(m128, "tile=64x64x64/s12");
+  }
+}
+
 // Shapes whose tiles leave most SMs idle run split-K through the workspace the op allocates.
 TEST_P(CudaTensorCoreGemm, SplitKForFewTiles) {
   TILEOPS_REQUIRE_CUDA();
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       GemmFwdOp op({.trans_a = ta, .trans_b = tb});
-      for (Mnk s : {Mnk{64, 1024, 4096}, Mnk{200, 520, 3000}, Mnk{128, 1056, 2048}}) {
+      // Few enough tiles that even the narrowest tile shape of a layout leaves most SMs idle.
+      for (Mnk s : {Mnk{64, 1024, 4096}, Mnk{200, 136, 3000}, Mnk{128, 528, 2048}}) {
         EXPECT_TRUE(cuda_matches_reference(op, {a_shape(ta, s), b_shape(tb, s)}, GetParam()));
         EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
         EXPECT_NE(op.kernel_config().find("split_k="), std::string::npos) << op.kernel_config();

@@ -355,6 +355,58 @@ TEST(DevicePrimitives, ClusterSharedMemoryRemoteArriveAndMulticast) {
   EXPECT_EQ(bad, 0) << "multicast tile";
 }
 
+// A GEMM cluster's A tile: each block loads half of the tile's rows from one matrix of a batch
+// (3-D map) and multicasts it, so both blocks hold the whole tile.
+constexpr const char* kClusterHalvesKernel = R"(
+#include "device/sm90/cluster.cuh"
+#include "device/sm90/tma.cuh"
+using namespace tileops::dev;
+using namespace tileops::dev::sm90;
+extern "C" __global__ void cluster_halves_kernel(const __grid_constant__ TensorMap map,
+                                                 int matrix, unsigned short* tiles) {
+  extern __shared__ unsigned char raw[];
+  __shared__ u64 bar;
+  unsigned char* tile = raw + ((1024 - (smem_u32(raw) & 1023)) & 1023);
+  const u32 rank = cluster_rank();
+  if (threadIdx.x == 0) {
+    mbar_init(&bar, 1);
+    mbar_fence_init();
+  }
+  cluster_sync();  // the peer's barrier exists before this block's multicast completes on it
+  if (threadIdx.x == 0) {
+    mbar_arrive_expect_tx(&bar, 64 * 128);
+    tma_load_3d_multicast(tile + rank * 32 * 128, &map, &bar, 0, 32 * static_cast<int>(rank),
+                          matrix, 0x3);
+  }
+  mbar_wait(&bar, 0);
+  for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x)
+    tiles[blockIdx.x * 4096 + i] = swizzled_at(tile, i / 64, i % 64);
+  cluster_sync();
+}
+)";
+
+TEST(DevicePrimitives, ClusterBlocksMulticastHalvesOfABatchedTile) {
+  TILEOPS_REQUIRE_CUDA();
+  std::mt19937_64 rng(testing::fresh_seed());
+  const auto src = random_bf16(3 * 64 * 64, rng);  // three 64 x 64 matrices
+  const Tensor dsrc = device_u16(src);
+  const TensorMapBits map = encode_tensor_map_sw128_batched(
+      {dsrc.data(), DType::kBFloat16, 64, 64, 64, 3, 64 * 64}, 32, 64);
+  Tensor tiles = poisoned(2 * 4096, DType::kBFloat16);
+  CudaFunction fn(test_kernel("test_cluster_halves", kUnswizzle, kClusterHalvesKernel),
+                  "cluster_halves_kernel");
+  int matrix = 1;
+  void* tp = tiles.data();
+  launch_ex(fn.get(0), 0, {2, 1, 128, 64 * 128 + 1024, 2},
+            {const_cast<TensorMapBits*>(&map), &matrix, &tp});
+  const Tensor ht = host_copy(tiles);
+  const auto* t = static_cast<const uint16_t*>(ht.data());
+  int bad = 0;
+  for (int b = 0; b < 2; ++b)
+    for (int i = 0; i < 4096; ++i) bad += t[b * 4096 + i] != src[4096 + i];
+  EXPECT_EQ(bad, 0) << "both blocks hold matrix 1's whole tile";
+}
+
 constexpr const char* kSchedulerKernel = R"(
 #include "device/sm90/scheduler.cuh"
 using namespace tileops::dev;

@@ -20,9 +20,9 @@
 // each thread holds a gate sum and its up sum (ACC / 2 registers apart) and the tile covers
 // BN / 2 output columns.
 //
-// Prelude: T (bf16 or f16), BM (64 or 128), BN (64..256), BK (64), STAGES, GROUP_M, A_K_MAJOR
-// (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else [K, N]), GATED_ACT (-1, or
-// the activation code of device/activation.cuh).
+// Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
+// STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
+// [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh).
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
 #include "device/sm90/tma.cuh"
@@ -45,7 +45,8 @@ constexpr bool GATED = GATED_ACT >= 0;
 constexpr int OUT_BN = GATED ? BN / 2 : BN;  // output columns a tile covers
 static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
 static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
-static_assert(BN % 64 == 0, "B tiles are whole 64-element boxes");
+static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0),
+              "B tiles are whole 64-element boxes, or K-major rows in 32s");
 static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0), "gated tiles stack two K-major row boxes");
 
 // Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
@@ -162,7 +163,7 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage
   }
 }
 
-constexpr int REDUCE_CHUNK = 8;  // partial loads in flight per thread while reducing
+constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // partial loads in flight per thread
 static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch

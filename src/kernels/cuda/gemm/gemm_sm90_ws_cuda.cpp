@@ -3,6 +3,7 @@
 // shapes are tuning candidates; untuned, the shape whose last wave leaves the fewest SMs idle is
 // taken. Calls TMA cannot address (a leading dimension that is not a multiple of 16 bytes, a
 // misaligned operand) are refused, and dispatch names the CUDA-core fallback that serves them.
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -28,6 +29,10 @@ struct WsTile {
   int bm, bn, stages;
   double rate;  // relative throughput of a full wave of this tile (larger tiles reuse more)
   std::string name() const { return fmt::format("{}x{}x{}/s{}", bm, bn, kBK, stages); }
+  // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
+  // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
+  // (docs/perf/h200-cluster-2026-12-01).
+  bool serves(bool ta, bool tb, bool gated) const { return bn >= 128 || (!ta && tb && !gated); }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
   // The stages, their two barriers each, the epilogue's staging (16 rows x 40 floats a consumer
   // warp, gemm_sm90_ws.cu) and slack to align the tiles to 1024 bytes.
@@ -36,8 +41,15 @@ struct WsTile {
                                  (bm / 64) * 4 * 16 * 40 * 4 + 1024);
   }
 };
-constexpr std::array<WsTile, 4> kTiles{
-    {{128, 256, 4, 1.0}, {128, 128, 6, 0.92}, {64, 256, 5, 0.85}, {64, 128, 8, 0.75}}};
+// The narrow tiles' rates are fitted to the sweep of docs/perf/h200-cluster-2026-12-01: over 64
+// to 128 tokens they fill the SMs without splitting K and win; from 256 tokens the 128-column
+// tiles' reuse wins.
+constexpr std::array<WsTile, 6> kTiles{{{128, 256, 4, 1.0},
+                                        {128, 128, 6, 0.92},
+                                        {64, 256, 5, 0.85},
+                                        {64, 128, 8, 0.75},
+                                        {64, 64, 12, 0.62},
+                                        {64, 32, 16, 0.5}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -50,9 +62,18 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("GATED_ACT", gated_act)});
 }
 
-std::vector<std::string> tile_names() {
+// The tile shapes (indexes of kTiles) that serve a layout.
+std::vector<int> tiles_serving(bool ta, bool tb, bool gated) {
+  std::vector<int> served;
+  for (size_t i = 0; i < kTiles.size(); ++i) {
+    if (kTiles[i].serves(ta, tb, gated)) served.push_back(static_cast<int>(i));
+  }
+  return served;
+}
+
+std::vector<std::string> tile_names(const std::vector<int>& tiles) {
   std::vector<std::string> names;
-  for (const WsTile& t : kTiles) names.push_back(t.name());
+  for (int i : tiles) names.push_back(kTiles[i].name());
   return names;
 }
 
@@ -103,12 +124,12 @@ double row_use(const GemmCall& call, const WsTile& t) {
   return static_cast<double>(call.m) / static_cast<double>(padded);
 }
 
-// The tile whose waves (splits included), weighted by its throughput and by the share of its rows
-// that are not padding, keep the most SMs busy.
-int default_tile(const GemmCall& call, int sms) {
-  int best = 0;
+// The tile (of `tiles`, indexes of kTiles) whose waves (splits included), weighted by its
+// throughput and by the share of its rows that are not padding, keep the most SMs busy.
+int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
+  int best = tiles.front();
   double best_score = -1;
-  for (size_t i = 0; i < kTiles.size(); ++i) {
+  for (int i : tiles) {
     const WsTile& t = kTiles[i];
     const int splits = splits_for(call, t, sms);
     const int64_t units = tile_count(call, t) * splits;
@@ -117,7 +138,7 @@ int default_tile(const GemmCall& call, int sms) {
     const double score = t.rate * fill * row_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
-      best = static_cast<int>(i);
+      best = i;
     }
   }
   return best;
@@ -194,16 +215,21 @@ class GemmSm90WsCuda final : public GemmKernel {
             [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated); }};
   }
 
-  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated) : tuner_("gemm_sm90_ws", tile_names()) {
-    for (const WsTile& t : kTiles)
-      fns_.push_back(std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t, gated)));
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated)
+      : tiles_(tiles_serving(ta, tb, gated >= 0)), tuner_("gemm_sm90_ws", tile_names(tiles_)) {
+    for (const WsTile& t : kTiles) {
+      fns_.push_back(t.serves(ta, tb, gated >= 0)
+                         ? std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t, gated))
+                         : nullptr);
+    }
   }
 
   // Enough for whichever tile shape runs (tuning may pick any).
   int64_t workspace_bytes(const GemmCall& call) const override {
     const int sms = sm_count(call.device.index);
     int64_t most = 0;
-    for (const WsTile& t : kTiles) {
+    for (int i : tiles_) {
+      const WsTile& t = kTiles[i];
       most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms)).total());
     }
     return most;
@@ -213,15 +239,16 @@ class GemmSm90WsCuda final : public GemmKernel {
            const GemmTail& tail, const Tensor& workspace) override {
     const int device = device_of(a);
     const TailPointers tp = tail_pointers(call, tail);
-    const int fallback = default_tile(call, sm_count(device));
-    const int tile =
-        tuner_.tuned() ? choose_gemm_candidate(
-                             tuner_, "gemm_sm90_ws", call, fallback, a, b, d, workspace_bytes(call),
-                             [this, call, device, tp](int c, const void* ap, const void* bp,
-                                                      void* dp, void* wp) {
-                               enqueue(c, call, device, ap, bp, dp, wp, tp);
-                             })
-                       : fallback;
+    const int fallback = default_tile(call, sm_count(device), tiles_);
+    const int tile = tuner_.tuned()
+                         ? tiles_[choose_gemm_candidate(
+                               tuner_, "gemm_sm90_ws", call, candidate_of(fallback), a, b, d,
+                               workspace_bytes(call),
+                               [this, call, device, tp](int c, const void* ap, const void* bp,
+                                                        void* dp, void* wp) {
+                                 enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp);
+                               })]
+                         : fallback;
     last_tile_.store(tile, std::memory_order_relaxed);
     enqueue(tile, call, device, a.data(), b.data(), d.data(),
             workspace.defined() ? workspace.data() : nullptr, tp);
@@ -237,6 +264,11 @@ class GemmSm90WsCuda final : public GemmKernel {
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
 
  private:
+  // The tuning candidate (index into tiles_) of a kTiles index.
+  int candidate_of(int tile) const {
+    return static_cast<int>(std::find(tiles_.begin(), tiles_.end(), tile) - tiles_.begin());
+  }
+
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
                void* wp, const TailPointers& tp) {
     if (call.m == 0 || call.n == 0 || call.batch == 0) return;
@@ -279,7 +311,8 @@ class GemmSm90WsCuda final : public GemmKernel {
                &k, &vec_stores, &splits, &partials, &counters, &bias, &residual, &batch});
   }
 
-  std::vector<std::unique_ptr<CudaFunction>> fns_;
+  std::vector<int> tiles_;  // the kTiles serving this layout; tuning candidate c is tiles_[c]
+  std::vector<std::unique_ptr<CudaFunction>> fns_;  // by kTiles index; null where not served
   tuning::Tuner tuner_;
   std::atomic<int> last_tile_{0};
   std::atomic<int> last_splits_{1};
@@ -293,10 +326,10 @@ const bool kVariants = [] {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
           for (const WsTile& t : kTiles) {
-            v.push_back(ws_spec(d, ta, tb, t, -1).source());
+            if (t.serves(ta, tb, false)) v.push_back(ws_spec(d, ta, tb, t, -1).source());
             // Gated calls are a linear layer's (trans_a=false, trans_b=true).
-            if (!ta && tb) {
-              for (int act = 0; act < 3; ++act) v.push_back(ws_spec(d, ta, tb, t, act).source());
+            for (int act = 0; act < 3 && !ta && tb && t.serves(ta, tb, true); ++act) {
+              v.push_back(ws_spec(d, ta, tb, t, act).source());
             }
           }
         }

@@ -68,32 +68,32 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const int tx = threadIdx.x % THREADS_N, ty = threadIdx.x / THREADS_N;
   const i64 ldb = act >= 0 ? 2 * N : N;
   for (i64 p = blockIdx.z; p < batch; p += gridDim.z) {
-  const T* a = a_batch + p * M * K;
-  const T* b = b_batch + p * ldb * K;
-  T* d = d_batch + p * M * N;
-  const T* residual = residual_batch != nullptr ? residual_batch + p * M * N : nullptr;
-  float acc[TM][TN], up[TM][TN];
-  if (act >= 0) {
-    tile_sums(a, b, M, N, K, ldb, N, m0, n0, as, bs, acc);
+    const T* a = a_batch + p * M * K;
+    const T* b = b_batch + p * ldb * K;
+    T* d = d_batch + p * M * N;
+    const T* residual = residual_batch != nullptr ? residual_batch + p * M * N : nullptr;
+    float acc[TM][TN], up[TM][TN];
+    if (act >= 0) {
+      tile_sums(a, b, M, N, K, ldb, N, m0, n0, as, bs, acc);
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
-      for (int j = 0; j < TN; ++j) up[i][j] = acc[i][j];
-  }
-  tile_sums(a, b, M, N, K, ldb, 0, m0, n0, as, bs, acc);
-  const GemmTailArgs<T> tail{bias, residual};
+        for (int j = 0; j < TN; ++j) up[i][j] = acc[i][j];
+    }
+    tile_sums(a, b, M, N, K, ldb, 0, m0, n0, as, bs, acc);
+    const GemmTailArgs<T> tail{bias, residual};
 #pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const i64 row = m0 + ty * TM + i;
-    if (row >= M) continue;
+    for (int i = 0; i < TM; ++i) {
+      const i64 row = m0 + ty * TM + i;
+      if (row >= M) continue;
 #pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const i64 col = n0 + tx * TN + j;
-      if (col < N) {
-        d[row * N + col] =
-            from_float<T>(gemm_tail(tail, act, acc[i][j], act >= 0 ? up[i][j] : 0.0f, row, col, N));
+      for (int j = 0; j < TN; ++j) {
+        const i64 col = n0 + tx * TN + j;
+        if (col < N) {
+          d[row * N + col] = from_float<T>(
+              gemm_tail(tail, act, acc[i][j], act >= 0 ? up[i][j] : 0.0f, row, col, N));
+        }
       }
     }
   }
-}
 }

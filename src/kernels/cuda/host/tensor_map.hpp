@@ -32,7 +32,8 @@ TILEOPS_INTERNAL_API TensorMapBits encode_tensor_map_sw128(const MatrixView& m, 
 
 // The same as a 3-D map over the batch (coordinates: column, row, matrix), boxes of one matrix;
 // loaded with tma_load_3d.
-TensorMapBits encode_tensor_map_sw128_batched(const MatrixView& m, unsigned box_rows,
-                                              unsigned box_cols);
+TILEOPS_INTERNAL_API TensorMapBits encode_tensor_map_sw128_batched(const MatrixView& m,
+                                                                   unsigned box_rows,
+                                                                   unsigned box_cols);
 
 }  // namespace tileops::cuda

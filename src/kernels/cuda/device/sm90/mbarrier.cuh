@@ -35,7 +35,10 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(u64* bar, u32 bytes) {
                : "memory");
 }
 
-// Arrives on the barrier at the same offset in the shared memory of cluster block `cta`.
+// Arrives on the barrier at the same offset in the shared memory of cluster block `cta`. The
+// cluster-scope release makes this thread's earlier writes visible to the peer; it cost about
+// 0.8 us an arrival on the H200, so a pipeline that hands a stage back every k-tile (its reads
+// already waited for) wants a block-scope release instead (docs/perf/h200-cluster-2026-12-01).
 __device__ __forceinline__ void mbar_arrive_cluster(u64* bar, u32 cta) {
   asm volatile(
       "{\n\t.reg .b32 remote;\n\t"

@@ -28,8 +28,6 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const TensorMap* map, u64
       : "memory");
 }
 
-// Loads the box once and writes it to the same offset in every cluster block named by
-// cta_mask, completing on each one's barrier at bar's offset.
 // A box of a 3-D map (column c0, row c1, matrix c2): one matrix of a batch.
 __device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, u64* bar, int c0,
                                             int c1, int c2) {
@@ -39,6 +37,18 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, u64
       "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2)
       : "memory");
 }
+
+// Loads the box once and writes it to the same offset in every cluster block named by
+// cta_mask, completing on each one's barrier at bar's offset.
+__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const TensorMap* map, u64* bar,
+                                                      int c0, int c1, int c2, u16 cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
+      : "memory");
+}
+// The same for a 2-D map.
 __device__ __forceinline__ void tma_load_2d_multicast(void* dst, const TensorMap* map, u64* bar,
                                                       int c0, int c1, u16 cta_mask) {
   asm volatile(
