@@ -183,9 +183,9 @@ std::string select_target(std::string_view op, const Target& instance_target,
       if (*named != kBuiltinTarget && known_targets_locked(r).count(*named) == 0) {
         const std::string source =
             !instance_target && !r.default_source.empty() ? " (from " + r.default_source + ")" : "";
-        throw UnknownTargetError(
-            fmt::format("target '{}'{} is not registered; expected one of [{}] or 'builtin'{}",
-                        *named, source, fmt::join(known_targets_locked(r), ", "), failure_note()));
+        throw UnknownTargetError(fmt::format(
+            "{}: target '{}'{} is not registered; expected one of [{}] or 'builtin'{}", op, *named,
+            source, fmt::join(known_targets_locked(r), ", "), failure_note()));
       }
       return *named;  // taken as given: no detector is asked
     }

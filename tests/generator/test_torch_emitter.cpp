@@ -63,17 +63,27 @@ TEST(TorchEmitter, EveryParamTypeMapsToASchemaType) {
   EXPECT_TRUE(contains(r.files.cpp,
                        "good_fwd(Tensor x, int n, int? k=None, float f=0.5, float? g=1e-06, "
                        "Scalar alpha=2, Scalar beta=0.25, bool on=True, str mode=\\\"fast\\\", "
-                       "int[] dims=[1, 2], ScalarType dtype=bfloat16, Tensor? table=None) -> "
-                       "Tensor"))
+                       "int[] dims=[1, 2], ScalarType dtype=bfloat16, Tensor? table=None, *, "
+                       "str? target=None) -> Tensor"))
+      << r.files.cpp;
+  // The introspection op takes the same parameters, keyword-only, after its own arguments.
+  EXPECT_TRUE(contains(r.files.cpp,
+                       "_query_good_fwd(str query, str device, Tensor?[] inputs, *, int n, "
+                       "int? k=None, float f=0.5, float? g=1e-06, Scalar alpha=2, "
+                       "Scalar beta=0.25, bool on=True, str mode=\\\"fast\\\", "
+                       "int[] dims=[1, 2], ScalarType dtype=bfloat16, Tensor? table=None, "
+                       "str? target=None) -> str"))
       << r.files.cpp;
   // The class keeps the manifest's defaults and marks the required parameter.
   EXPECT_TRUE(contains(r.files.python,
                        "def __init__(self, n=REQUIRED, k=None, f=0.5, g=1e-06, alpha=2, "
                        "beta=0.25, on=True, mode='fast', dims=(1, 2), dtype=torch.bfloat16, "
-                       "table=None, **unknown):"))
+                       "table=None, *, target=None, **unknown):"))
       << r.files.python;
   EXPECT_TRUE(contains(r.files.python, "table = _param_as(_op, 'table', table, 'tensor', True)"));
   EXPECT_TRUE(contains(r.files.python, "alpha = _param_as(_op, 'alpha', alpha, 'number', False)"));
+  EXPECT_TRUE(contains(r.files.python, "self._target = _target_as('GoodFwdOp', target)"));
+  EXPECT_TRUE(contains(r.files.python, "table=self._params[10][1], target=self._target)"));
 }
 
 TEST(TorchEmitter, MutatedOptionalAndKeywordOnlyArguments) {
@@ -87,11 +97,12 @@ TEST(TorchEmitter, MutatedOptionalAndKeywordOnlyArguments) {
                         "[float32]}, {x_shape: [8], acc_shape: [8], dtypes: [float32]}]"));
   EXPECT_TRUE(contains(r.files.cpp,
                        "mut_fwd(Tensor x, Tensor(a!) acc, Tensor(b!)? extra=None, *, "
-                       "float eps=0.1) -> Tensor"))
+                       "float eps=0.1, str? target=None) -> Tensor"))
       << r.files.cpp;
   // A mutated input is written in place: the fake checks it is contiguous, as the C++ op does.
   EXPECT_TRUE(contains(r.files.python, "_require_contiguous(_op, 'acc', acc)"));
-  EXPECT_TRUE(contains(r.files.python, "def _mut_fwd_fake(x, acc, extra=None, *, eps=0.1):"));
+  EXPECT_TRUE(
+      contains(r.files.python, "def _mut_fwd_fake(x, acc, extra=None, *, eps=0.1, target=None):"));
 }
 
 TEST(TorchEmitter, RequiredParamAfterAnOptionalInputIsKeywordOnly) {
@@ -100,7 +111,8 @@ TEST(TorchEmitter, RequiredParamAfterAnOptionalInputIsKeywordOnly) {
       "OptFwdOp", "test", inputs, "{n: {type: int}, m: {type: int}}", "['y.shape == x.shape']",
       "[{x_shape: [4], bias_shape: [4], n: 1, m: 2, dtypes: [float32]}, "
       "{x_shape: [8], n: 1, m: 2, dtypes: [float32]}]"));
-  EXPECT_TRUE(contains(r.files.cpp, "opt_fwd(Tensor x, Tensor? bias=None, *, int n, int m)"))
+  EXPECT_TRUE(contains(r.files.cpp,
+                       "opt_fwd(Tensor x, Tensor? bias=None, *, int n, int m, str? target=None)"))
       << r.files.cpp;
 }
 
@@ -112,7 +124,8 @@ TEST(TorchEmitter, MultipleOutputsReturnATupleAndANamedTuple) {
   yaml.replace(yaml.find("['y.shape == x.shape']"), 22,
                "['y.shape == x.shape', 'z.shape == x.shape']");
   TorchResult r = torch_of(yaml);
-  EXPECT_TRUE(contains(r.files.cpp, "two_fwd(Tensor x) -> (Tensor, Tensor)")) << r.files.cpp;
+  EXPECT_TRUE(contains(r.files.cpp, "two_fwd(Tensor x, *, str? target=None) -> (Tensor, Tensor)"))
+      << r.files.cpp;
   EXPECT_TRUE(contains(r.files.python, "TwoFwdOpOutputs = collections.namedtuple("));
   EXPECT_TRUE(contains(r.files.python, "return ((_o_y, x.dtype), (_o_z, torch.float32))"));
 }

@@ -450,6 +450,8 @@ std::string fake_signature(const Entry& e) {
     const ParamDecl& p = e.params[i];
     args.push_back(p.required ? p.name : p.name + "=" + python_default(p));
   }
+  if (star == e.params.size()) args.push_back("*");
+  args.push_back("target=None");
   return fmt::format("{}", fmt::join(args, ", "));
 }
 
@@ -497,6 +499,10 @@ std::string class_init(const Entry& e, const PyNames& n) {
     const ParamDecl& p = e.params[i];
     args.push_back(fmt::format("{}={}", p.name, p.required ? "REQUIRED" : python_default(p)));
   }
+  if (torch_bound(e)) {  // the target the op's instance is constructed for (bound ops)
+    if (star == e.params.size()) args.push_back("*");
+    args.push_back("target=None");
+  }
   args.push_back("**unknown");
   s << fmt::format("    def __init__({}):\n", fmt::join(args, ", "));
   std::vector<std::string> names;
@@ -525,6 +531,9 @@ std::string class_init(const Entry& e, const PyNames& n) {
                    stored.empty() ? std::string("()")
                                   : "(" + fmt::format("{}", fmt::join(stored, ", ")) +
                                         (stored.size() == 1 ? ",)" : ")"));
+  if (torch_bound(e)) {
+    s << fmt::format("        self._target = _target_as({}, target)\n", py_string(e.key));
+  }
   if (torch_composite(e)) s << "        self._init_stages()\n";
   return s.str();
 }
@@ -580,8 +589,8 @@ void emit_python_op(std::ostringstream& s, const Entry& e) {
   std::string params_text =
       param_kw.empty() ? "" : ", " + fmt::format("{}", fmt::join(param_kw, ", "));
   if (bound) {
-    const std::string call = fmt::format("torch.ops.tileops.{}.default({}{})", torch_op_name(e.key),
-                                         call_args(e, false), params_text);
+    const std::string call = fmt::format("torch.ops.tileops.{}.default({}{}, target=self._target)",
+                                         torch_op_name(e.key), call_args(e, false), params_text);
     if (e.outputs.size() > 1) {
       s << fmt::format("        return {}(*{})\n", outputs_tuple_name(e), call);
     } else {
@@ -670,6 +679,23 @@ std::string torch_op_name(const std::string& key) {
   return out;
 }
 
+namespace {
+
+// The parameters in torch schema syntax, from index `star` keyword-only, then the target.
+void append_schema_params(const Entry& e, size_t star, std::vector<std::string>& args) {
+  for (size_t i = 0; i < e.params.size(); ++i) {
+    if (i == star) args.push_back("*");
+    const ParamDecl& p = e.params[i];
+    std::string arg = fmt::format("{} {}", schema_param_type(p), p.name);
+    if (!p.required) arg += "=" + schema_default(e, p);
+    args.push_back(arg);
+  }
+  if (star >= e.params.size()) args.push_back("*");
+  args.push_back("str? target=None");
+}
+
+}  // namespace
+
 std::string torch_schema(const Entry& e) {
   std::vector<std::string> args;
   char alias = 'a';
@@ -679,14 +705,7 @@ std::string torch_schema(const Entry& e) {
     if (t.optional) type += "?";
     args.push_back(fmt::format("{} {}{}", type, t.name, t.optional ? "=None" : ""));
   }
-  const size_t star = keyword_start(e);
-  for (size_t i = 0; i < e.params.size(); ++i) {
-    if (i == star) args.push_back("*");
-    const ParamDecl& p = e.params[i];
-    std::string arg = fmt::format("{} {}", schema_param_type(p), p.name);
-    if (!p.required) arg += "=" + schema_default(e, p);
-    args.push_back(arg);
-  }
+  append_schema_params(e, keyword_start(e), args);
   std::string returns;
   if (e.outputs.size() == 1) {
     returns = "Tensor";
@@ -695,6 +714,12 @@ std::string torch_schema(const Entry& e) {
     returns = fmt::format("({})", fmt::join(outs, ", "));
   }
   return fmt::format("{}({}) -> {}", torch_op_name(e.key), fmt::join(args, ", "), returns);
+}
+
+std::string torch_query_schema(const Entry& e) {
+  std::vector<std::string> args{"str query", "str device", "Tensor?[] inputs"};
+  append_schema_params(e, 0, args);
+  return fmt::format("_query_{}({}) -> str", torch_op_name(e.key), fmt::join(args, ", "));
 }
 
 TorchFiles emit_torch(const std::vector<const Entry*>& entries) {
@@ -716,9 +741,11 @@ TorchFiles emit_torch(const std::vector<const Entry*>& entries) {
   for (const Entry* e : entries) {
     if (torch_composite(*e)) composite.push_back(cpp_string(e->key));
     if (!torch_bound(*e)) continue;
-    bound.push_back(fmt::format(
-        "    tileops_torch::BoundOp{{{}, {},\n                           {}}},\n",
-        cpp_string(e->key), cpp_string(torch_op_name(e->key)), cpp_string(torch_schema(*e))));
+    bound.push_back(
+        fmt::format("    tileops_torch::BoundOp{{{}, {},\n                           {},\n         "
+                    "                  {}}},\n",
+                    cpp_string(e->key), cpp_string(torch_op_name(e->key)),
+                    cpp_string(torch_schema(*e)), cpp_string(torch_query_schema(*e))));
   }
   cpp << fmt::format("const std::array<tileops_torch::BoundOp, {}> kBoundOps = {{\n", bound.size());
   for (const auto& b : bound) cpp << b;
@@ -750,7 +777,7 @@ TorchFiles emit_torch(const std::vector<const Entry*>& entries) {
         "                       _reduced_shape, _reject_unknown, _require_contiguous,\n"
         "                       _require_param, _require_rank, _rule_failed, _shape, _show,\n"
         "                       _show_tensor, _show_tensor_shape, _sum, _throw_dim, _try_shape,\n"
-        "                       _v, _dtype_name, _check_convertible)\n";
+        "                       _v, _dtype_name, _check_convertible, _target_as)\n";
   std::vector<std::string> classes, bases;
   for (const Entry* e : entries) {
     if (!torch_bound(*e) && !torch_composite(*e)) continue;

@@ -25,6 +25,9 @@ bool torch_composite(const Entry& e);
 std::string torch_op_name(const std::string& key);
 // "rms_norm_fwd(Tensor x, Tensor weight, int[] normalized_shape, float? eps=1e-06) -> Tensor"
 std::string torch_schema(const Entry& e);
+// "_query_rms_norm_fwd(str query, str device, Tensor?[] inputs, *, <params>, str? target=None)
+// -> str": the binding's introspection op for a bound op (bindings/torch/src/query.cpp).
+std::string torch_query_schema(const Entry& e);
 
 // Throws FieldError naming the entry and field the binding cannot express.
 TorchFiles emit_torch(const std::vector<const Entry*>& entries);

@@ -15,34 +15,20 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
-#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <fmt/format.h>
 
 #include "tileops/core/error.hpp"
 #include "tileops/framework/op.hpp"
 #include "tileops/framework/schema.hpp"
-#include "tileops/runtime/cuda.hpp"
+#include "tileops_torch/call_path.hpp"
 #include "tileops_torch/conversion.hpp"
 #include "tileops_torch/errors.hpp"
 #include "tileops_torch/instance_cache.hpp"
+#include "tileops_torch/query.hpp"
 #include "tileops_torch/registration.hpp"
 
 namespace tileops_torch {
 namespace {
-
-// The tensor whose dtype slot's expression names first ("same_as(x)"), for messages.
-const at::Tensor* same_as_tensor(const tileops::OpSchema& schema, const tileops::TensorSlot& slot,
-                                 std::span<const at::Tensor> inputs) {
-  const std::string_view text = slot.dtype;
-  const size_t at = text.find("same_as(");
-  if (at == std::string_view::npos) return nullptr;
-  const size_t begin = at + 8;
-  const std::string_view name = text.substr(begin, text.find(')', begin) - begin);
-  for (size_t i = 0; i < schema.inputs.size(); ++i) {
-    if (schema.inputs[i].name == name) return &inputs[i];
-  }
-  return nullptr;
-}
 
 class OpKernel final : public c10::OperatorKernel {
  public:
@@ -76,63 +62,25 @@ class OpKernel final : public c10::OperatorKernel {
     }
     const tileops::OpSchema& schema = *schema_;
     const size_t n_in = schema.inputs.size();
-    // Inputs: torch tensors kept alive here, wrapped without copies. A non-mutated input that is
-    // not contiguous is copied to contiguous memory by torch (on its stream and allocator); a
-    // mutated one is passed as it is, and the op's check rejects it if it is not contiguous.
-    std::array<at::Tensor, tileops::kMaxTensors> held;
-    std::array<tileops::Tensor, tileops::kMaxTensors> inputs;
+    std::array<at::Tensor, tileops::kMaxTensors> given;
     for (size_t i = 0; i < n_in; ++i) {
-      if (args[i].isNone()) continue;
-      held[i] = args[i].toTensor();
-      if (!schema.inputs[i].mutated) held[i] = held[i].contiguous();
+      if (!args[i].isNone()) given[i] = args[i].toTensor();
     }
-    std::optional<c10::Device> device;
-    for (size_t i = 0; i < n_in; ++i) {
-      if (!held[i].defined()) continue;
-      inputs[i] = wrap(op_name_, schema.inputs[i], held[i],
-                       same_as_tensor(schema, schema.inputs[i], {held.data(), n_in}));
-      if (!device) device = held[i].device();
-    }
-    // Parameters, and the instance they key. The key names the device too: an instance settles
-    // its target on its first call.
-    std::string key = op_name_ + "@" + (device ? device->str() : std::string("cpu")) + "|";
-    tileops::ParamMap params;
-    bool cacheable = true;
-    for (size_t j = 0; j < schema.params.size(); ++j) {
-      const tileops::ParamSlot& slot = schema.params[j];
-      params.emplace_back(std::string(slot.name),
-                          param_value(op_name_, slot, args[n_in + j], key, cacheable));
-    }
+    const WrappedInputs inputs = wrap_inputs(op_name_, schema, {given.data(), n_in});
+    // Parameters and target, and the instance they key. The key names the device too: an
+    // instance settles its target on its first call.
+    const InstanceRequest request =
+        read_instance_request(op_name_, schema, args.slice(n_in),
+                              inputs.device ? inputs.device->str() : std::string("cpu"));
     std::unique_ptr<tileops::Op> uncached;
     tileops::Op* op = nullptr;
-    if (cacheable) {
-      op = &cached_instance(key, op_name_, params);
+    if (request.cacheable) {
+      op = &cached_instance(request, op_name_);
     } else {
-      uncached = tileops::make_op(op_name_, params);
+      uncached = tileops::make_op(op_name_, request.params, request.target);
       op = uncached.get();
     }
-    const std::span<const tileops::Tensor> in(inputs.data(), n_in);
-    const std::vector<tileops::TensorDesc> descs = op->infer_outputs(in);
-    std::vector<at::Tensor> outputs;
-    std::vector<tileops::Tensor> wrapped;
-    for (size_t i = 0; i < descs.size(); ++i) {
-      outputs.push_back(allocate(descs[i]));
-      wrapped.push_back(wrap(op_name_, schema.outputs[i], outputs.back(), nullptr));
-    }
-    if (device && device->is_cuda()) {
-      // Work goes on torch's current stream of the device: ordered after whatever torch enqueued
-      // there (the outputs' allocation included) and capturable in a CUDA graph.
-      const c10::impl::DeviceGuardImplInterface* cuda =
-          c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
-      // torch's default stream has a null handle: StreamGuard takes that as the legacy default
-      // stream, which it is.
-      void* handle = cuda->getStreamNativeHandle(cuda->getStream(*device));
-      tileops::cuda::StreamGuard guard(device->index(), handle);
-      op->call_into(in, wrapped);
-    } else {
-      op->call_into(in, wrapped);
-    }
-    return outputs;
+    return run_into_new_outputs(op_name_, schema, *op, inputs);
   }
 
   std::string op_name_;
@@ -188,6 +136,7 @@ void define_ops(torch::Library& m, std::span<const BoundOp> ops,
   }
   m.def("_binding_problems() -> str[]", &binding_problems);
   m.def("_binding_instances() -> str[]", &binding_instances);
+  define_queries(m, ops);
 }
 
 void implement_ops(torch::Library& m, std::span<const BoundOp> ops) {

@@ -31,21 +31,25 @@ def test_bound_and_composite_ops():
 
 def test_schema_mapping():
     expected = {
-        # int|float -> Scalar, kw_only -> after '*'
-        "AddFwdOp": "tileops::add_fwd(Tensor input, Tensor other, *, Scalar alpha=1) -> Tensor",
+        # int|float -> Scalar, kw_only -> after '*'; every op ends with the keyword-only target
+        "AddFwdOp": "tileops::add_fwd(Tensor input, Tensor other, *, Scalar alpha=1, "
+                    "str? target=None) -> Tensor",
         # mutated inputs -> Tensor(a!), optional -> Tensor?=None
         "BatchNormFwdOp": "tileops::batch_norm_fwd(Tensor x, Tensor(a!) running_mean, "
                           "Tensor(b!) running_var, Tensor? weight=None, Tensor? bias=None, "
-                          "bool training=False, float momentum=0.1, float eps=1e-05) -> Tensor",
+                          "bool training=False, float momentum=0.1, float eps=1e-05, *, "
+                          "str? target=None) -> Tensor",
         # two outputs -> a tuple
         "FusedAddRMSNormFwdOp": "tileops::fused_add_rms_norm_fwd(Tensor x, Tensor residual, "
-                                "Tensor weight, float eps=1e-06) -> (Tensor, Tensor)",
+                                "Tensor weight, float eps=1e-06, *, str? target=None) "
+                                "-> (Tensor, Tensor)",
         # list[int] -> int[], float | None -> float?
         "RMSNormFwdOp": "tileops::rms_norm_fwd(Tensor x, Tensor weight, int[] normalized_shape, "
-                        "float? eps=1e-06) -> Tensor",
+                        "float? eps=1e-06, *, str? target=None) -> Tensor",
         "RopeNeoxFwdOp": "tileops::rope_neox_fwd(Tensor x, str layout=\"1d\", "
-                         "float base=10000.0) -> Tensor",
-        "SoftmaxFwdOp": "tileops::softmax_fwd(Tensor x, int? dim=None) -> Tensor",
+                         "float base=10000.0, *, str? target=None) -> Tensor",
+        "SoftmaxFwdOp": "tileops::softmax_fwd(Tensor x, int? dim=None, *, str? target=None) "
+                        "-> Tensor",
     }
     for name, schema in expected.items():
         overload = getattr(torch.ops.tileops, tileops_torch.OPS[name].torch_op).default

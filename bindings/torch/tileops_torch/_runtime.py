@@ -8,6 +8,7 @@ shapes, where a comparison becomes a guard.
 """
 
 import collections
+import json
 import math
 
 import torch
@@ -383,6 +384,14 @@ def _require_param(op, name, value):
         raise ValueError(_message(op, name, "a value (the parameter has no default)", "none"))
 
 
+def _target_as(op, target):
+    """The target= construction argument: a target name, or None to let dispatch choose."""
+    if target is None or isinstance(target, str):
+        return target
+    raise TypeError(_message(op, "target", "a target name (str) or None",
+                             f"{_kind_name(target)} {_show(target)}"))
+
+
 def _reject_unknown(op, unknown, known):
     for name in unknown:
         raise ValueError(_message(op, name,
@@ -408,7 +417,59 @@ class _OpBase:
 
 class BoundOp(_OpBase):
     """An op bound as a torch custom op: calling it calls torch.ops.tileops.<info.torch_op>,
-    which runs the C++ op on CPU or CUDA tensors (its fake runs under tracing)."""
+    which runs the C++ op on CPU or CUDA tensors (its fake runs under tracing).
+
+    Calls run on a C++ op instance shared by every op object with the same parameters and
+    target on the same device (the binding's instance cache), so the introspection below reads
+    that shared instance: its last call is the last call any of those objects made. Each method
+    takes device= to name the device's instance; without it, the one device on which an
+    instance exists is used.
+    """
+
+    _target = None
+
+    @property
+    def target(self):
+        """The target this op was constructed for (target=), or None: dispatch chooses."""
+        return self._target
+
+    def _query(self, query, device=None, inputs=()):
+        fn = getattr(torch.ops.tileops, "_query_" + self.info.snake)
+        params = {name: value for name, value in self._params}
+        return fn(query, "" if device is None else str(torch.device(device)), list(inputs),
+                  target=self._target, **params)
+
+    @property
+    def last_call(self):
+        """The shared instance's last completed call, or None: a dict with served_by (the
+        implementation, target, "empty-write" or "composite"), kernel_config, target (the
+        serving target, "builtin" for in-tree) and the inputs' and outputs' descriptions."""
+        return self.last_call_on()
+
+    def last_call_on(self, device=None):
+        """last_call of the instance on device."""
+        return json.loads(self._query("last_call", device))
+
+    def kernel_config(self, device=None):
+        """The configuration of the kernels that served the last call ("" when none)."""
+        return self._query("kernel_config", device)
+
+    def eval_roofline(self, device=None):
+        """(flops, bytes) of the last call; ValueError before any call."""
+        r = json.loads(self._query("eval_roofline", device))
+        return r["flops"], r["bytes"]
+
+    def request_tune(self, device=None):
+        """Enters tuned mode: the next calls time each kernel's candidates once per call spec
+        and keep the fastest (docs/design/tuning.md). Needs device= before the first call."""
+        self._query("request_tune", device)
+
+    def explain(self, *inputs):
+        """Why dispatch chose what it chose for these inputs: runs one call of a fresh instance
+        (not the shared one) and returns {"decisions": [...], "last_call": {...}}, each decision
+        naming the interface, the call spec, the serving target, the winner and every dropped
+        candidate with the reason."""
+        return json.loads(self._query("explain", None, inputs))
 
 
 class CompositeOp(_OpBase):

@@ -13,12 +13,15 @@ namespace tileops_torch {
 struct BoundOp {
   const char* op;          // manifest key: "RMSNormFwdOp"
   const char* torch_name;  // "rms_norm_fwd" (tileops::rms_norm_fwd)
-  const char* schema;      // "rms_norm_fwd(Tensor x, Tensor weight, ...) -> Tensor"
+  const char* schema;  // "rms_norm_fwd(Tensor x, Tensor weight, ..., str? target=None) -> Tensor"
+  const char* query_schema;  // "_query_rms_norm_fwd(str query, str device, Tensor?[] inputs, ...)"
 };
 
 // Defines every bound op's schema, and the binding's introspection ops:
 //   tileops::_binding_problems() -> str[]  where the generated list and the op registry disagree
 //   tileops::_binding_instances() -> str[] the cached op instances, one line each
+//   tileops::_query_<op>(...) -> str       an op instance's last call, kernel configuration,
+//                                           roofline, tuning and dispatch choice (query.cpp)
 void define_ops(torch::Library& m, std::span<const BoundOp> ops,
                 std::span<const std::string_view> composite_ops);
 // Registers the boxed kernel of every bound op for the library's dispatch key (CPU or CUDA).

@@ -94,23 +94,28 @@ class GemmCublasLt final : public GemmKernel {
  private:
   static bool empty(const GemmCall& call) { return call.m == 0 || call.n == 0 || call.batch == 0; }
 
-  // The plan for outputs on output_alignment bytes, made on first use.
+  // The plan for outputs on output_alignment bytes, made on first use. A cached call takes the
+  // once_flag's fast path (an acquire load), not a lock; a failed heuristic leaves the flag unset,
+  // so the next call tries again.
   const LtGemmPlan& plan(int output_alignment) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto& slot = output_alignment == 16 ? aligned_ : unaligned_;
-    if (!slot) {
+    PlanSlot& slot = output_alignment == 16 ? aligned_ : unaligned_;
+    std::call_once(slot.made, [&] {
       make_device_current(device_);  // the heuristic reads the current device
       LtGemmShape s = shape_;
       s.output_alignment = output_alignment;
-      slot = std::make_unique<LtGemmPlan>(s);
-    }
-    return *slot;
+      slot.plan = std::make_unique<LtGemmPlan>(s);
+    });
+    return *slot.plan;
   }
+
+  struct PlanSlot {
+    std::once_flag made;
+    std::unique_ptr<LtGemmPlan> plan;
+  };
 
   LtGemmShape shape_;
   int device_;
-  mutable std::mutex mutex_;
-  mutable std::unique_ptr<LtGemmPlan> aligned_, unaligned_;
+  mutable PlanSlot aligned_, unaligned_;
 };
 
 const StaticGemmRegistration<GemmCublasLt> kRegistration("gemm_cublaslt");
