@@ -114,3 +114,26 @@ def test_cuda_matches_reference_in_half_precision():
     expected = CASES["RMSNormFwdOp"].reference({"normalized_shape": (4096,)}, x, w)
     assert_close_to_reference((y,), expected, "RMSNormFwdOp fp16 4096")
     assert any(line.startswith("RMSNormFwdOp@cuda:") for line in tileops_torch.instances())
+
+
+def test_op_interface_reads_the_cuda_instance():
+    require_cuda()
+    op = tileops_torch.RMSNormFwdOp(normalized_shape=[72], eps=0.125)
+    x = torch.randn(6, 72, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(72, device="cuda", dtype=torch.bfloat16)
+    op(x, w)
+    assert op.last_call["served_by"] == "rms_norm_cuda"
+    assert op.last_call["inputs"][0] == "bfloat16[6, 72] on cuda:0"
+    assert op.eval_roofline()[1] == (6 * 72 * 2 + 72) * 2
+    op(x.cpu(), w.cpu())  # now an instance on each device: a query must name one
+    try:
+        op.last_call
+    except ValueError as e:
+        assert "argument 'device'" in str(e)
+    else:
+        raise AssertionError("two devices, no device= given, and no error")
+    assert op.last_call_on("cuda")["served_by"] == "rms_norm_cuda"
+    assert op.last_call_on("cpu")["served_by"] == "rms_norm_cpu"
+    [decision] = op.explain(x, w)["decisions"]
+    assert decision["winner"] == "rms_norm_cuda"
+    assert any(d["key"] == "rms_norm_cpu" for d in decision["dropped"])

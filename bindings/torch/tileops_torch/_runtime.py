@@ -415,6 +415,17 @@ class _OpBase:
         return f"{type(self).__name__}({params})"
 
 
+def _instance_device(device):
+    """A device as the instance cache keys it ("cuda:0", "cpu"); "" for None. "cuda" names the
+    current CUDA device, as torch's tensors do."""
+    if device is None:
+        return ""
+    device = torch.device(device)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    return str(device)
+
+
 class BoundOp(_OpBase):
     """An op bound as a torch custom op: calling it calls torch.ops.tileops.<info.torch_op>,
     which runs the C++ op on CPU or CUDA tensors (its fake runs under tracing).
@@ -436,8 +447,7 @@ class BoundOp(_OpBase):
     def _query(self, query, device=None, inputs=()):
         fn = getattr(torch.ops.tileops, "_query_" + self.info.snake)
         params = {name: value for name, value in self._params}
-        return fn(query, "" if device is None else str(torch.device(device)), list(inputs),
-                  target=self._target, **params)
+        return fn(query, _instance_device(device), list(inputs), target=self._target, **params)
 
     @property
     def last_call(self):
