@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "probe_ops/probe_ops.hpp"
+#include "support/scoped_state.hpp"
 
 namespace tileops::testing {
 
@@ -28,17 +29,6 @@ inline bool contains(const std::string& text, const std::string& fragment) {
 // Restores the process default target when a test ends.
 struct DefaultTargetGuard {
   ~DefaultTargetGuard() { set_default_target(std::nullopt); }
-};
-
-// Swaps in a device-facts provider for the CPU and restores the built-in one afterwards.
-class FactsProviderGuard {
- public:
-  explicit FactsProviderGuard(DeviceFactsProvider provider)
-      : previous_(set_device_facts_provider(kCPU, std::move(provider))) {}
-  ~FactsProviderGuard() { set_device_facts_provider(kCPU, previous_); }
-
- private:
-  DeviceFactsProvider previous_;
 };
 
 }  // namespace tileops::testing

@@ -61,7 +61,7 @@ TEST(B90_CaptureBuildsNothing, InferringOutputsSelectsBuildsAndSettlesNothing) {
                                 ++builder_calls;
                                 return nullptr;
                               });
-  testing::FactsProviderGuard facts([](Device) -> DeviceFacts {
+  testing::ScopedDeviceFacts facts(kCPU, [](Device) -> DeviceFacts {
     throw RuntimeError("device facts read while inferring outputs");
   });
   ProbeFwdOp in_tree;

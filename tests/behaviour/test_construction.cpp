@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "probe_ops/probe_ops.hpp"
+#include "support/scoped_state.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/reference/check.hpp"
 
@@ -255,12 +256,11 @@ TEST(B18_FreshState, NewInstanceHasNothingSettledOrBuilt) {
 }
 
 TEST(B19_ConstructionTouchesNoDevice, PoisonedFactsProviderDoesNotBreakConstruction) {
-  auto previous = set_device_facts_provider(kCPU, [](Device) -> DeviceFacts {
+  testing::ScopedDeviceFacts poisoned(kCPU, [](Device) -> DeviceFacts {
     throw RuntimeError("device facts read during construction");
   });
   EXPECT_NO_THROW(ProbeFwdOp());
   EXPECT_NO_THROW(ProbeCompositeFwdOp());
-  set_device_facts_provider(kCPU, previous);
 }
 
 TEST(B20_DtypeMember, NoneByDefaultOverriddenByADtypeParameter) {

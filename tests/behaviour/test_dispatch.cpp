@@ -8,8 +8,8 @@ namespace tileops {
 namespace {
 
 using testing::contains;
-using testing::FactsProviderGuard;
 using testing::filled;
+using testing::ScopedDeviceFacts;
 
 ProbeCall call_for(const Tensor& x, bool has_bias = false) {
   return ProbeCall{{x.device()}, x.dtype(), x.numel(), has_bias};
@@ -41,7 +41,7 @@ TEST(B44_HitPath, AHitAsksNoImplementationAndReadsNoDeviceFacts) {
   ProbeCounters counters;
   Registration r = register_probe({.key = "k", .counters = &counters});
   std::atomic<int> reads{0};
-  FactsProviderGuard guard([&](Device) {
+  ScopedDeviceFacts guard(kCPU, [&](Device) {
     ++reads;
     return DeviceFacts{0, 2, "cpu", 0};
   });
@@ -97,7 +97,7 @@ TEST(B49_Availability, DevicesFilterBeforeArchitecture) {
 }
 
 TEST(B49_Availability, SupportedArchsComparesTheDeviceArchitecture) {
-  FactsProviderGuard guard([](Device) { return DeviceFacts{90, 132, "h200", 232448}; });
+  ScopedDeviceFacts guard(kCPU, DeviceFacts{90, 132, "h200", 232448});
   Registration hopper = register_probe({.key = "sm90", .supported_archs = {90}});
   Registration ampere = register_probe({.key = "sm80", .supported_archs = {80}});
   ProbeFwdOp op;
@@ -202,7 +202,7 @@ TEST(B54_NoDeclarationOrder, SelectionIsTheSameUnderEveryRegistrationOrder) {
 
 TEST(B57_DeviceFacts, ReadFromTheCallsOwnDeviceOnlyOnAMiss) {
   std::vector<Device> seen;
-  FactsProviderGuard guard([&](Device d) {
+  ScopedDeviceFacts guard(kCPU, [&](Device d) {
     seen.push_back(d);
     return DeviceFacts{};
   });
@@ -260,11 +260,10 @@ TEST(B88_BackendImplementation, JoinsNormalDispatchOnItsOwnDeviceType) {
   const DeviceType acme = device_type_from_name("acme-test");
   Registration r = register_probe({.key = "acme_impl", .devices = {acme}});
   Registration cpu = register_probe({.key = "cpu_impl"});
-  auto facts = set_device_facts_provider(acme, [](Device) { return DeviceFacts{1, 1, "acme", 0}; });
+  ScopedDeviceFacts facts(acme, DeviceFacts{1, 1, "acme", 0});
   ProbeFwdOp op;
   EXPECT_EQ(op.selected_key(ProbeCall{{Device{acme, 0}}, DType::kFloat32, 4, false}), "acme_impl");
   EXPECT_EQ(op.selected_key(ProbeCall{{Device::cpu()}, DType::kFloat32, 4, false}), "cpu_impl");
-  set_device_facts_provider(acme, facts);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/cuda/cublaslt_api.hpp"
+#include "support/scoped_state.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/framework/dispatch_trace.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -16,37 +17,10 @@
 namespace tileops {
 namespace {
 
+using testing::ScopedDeviceFacts;
+using testing::ScopedEnv;
+
 const DeviceFacts kH200{90, 132, "h200", 232448};
-
-class CudaFactsGuard {
- public:
-  explicit CudaFactsGuard(DeviceFacts facts)
-      : previous_(set_device_facts_provider(kCUDA, [facts](Device) { return facts; })) {}
-  ~CudaFactsGuard() { set_device_facts_provider(kCUDA, previous_); }
-
- private:
-  DeviceFactsProvider previous_;
-};
-
-// Sets an environment variable while alive, restoring what was there.
-class EnvGuard {
- public:
-  EnvGuard(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) previous_ = old;
-    setenv(name, value, 1);
-  }
-  ~EnvGuard() {
-    if (previous_) {
-      setenv(name_, previous_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
 
 class GemmSelection final : public gen::GemmFwdOpBase {
  public:
@@ -82,8 +56,8 @@ Decision decide(const GemmCall& call) {
 }
 
 TEST(GemmDispatch, OwnTensorCoreKernelsOutrankCublasLt) {
-  CudaFactsGuard facts(kH200);
-  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  ScopedEnv on("TILEOPS_CUBLASLT", "1");
   const Decision big = decide(call_of(DType::kBFloat16, 4096, 4096, 4096));
   EXPECT_EQ(big.winner, "gemm_sm90_ws");
   const Decision decode = decide(call_of(DType::kBFloat16, 1, 4096, 4096));
@@ -100,8 +74,8 @@ TEST(GemmDispatch, OwnTensorCoreKernelsOutrankCublasLt) {
 }
 
 TEST(GemmDispatch, Float32GoesToCublasLtWhenItLoadsElseTheFallback) {
-  CudaFactsGuard facts(kH200);
-  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  ScopedEnv on("TILEOPS_CUBLASLT", "1");
   const Decision d = decide(call_of(DType::kFloat32, 512, 512, 512));
   if (cuda::cublaslt_available()) {
     EXPECT_EQ(d.winner, "gemm_cublaslt");
@@ -113,14 +87,14 @@ TEST(GemmDispatch, Float32GoesToCublasLtWhenItLoadsElseTheFallback) {
 }
 
 TEST(GemmDispatch, SwitchedOffOrUnservableCallsTakeTheFallback) {
-  CudaFactsGuard facts(kH200);
+  ScopedDeviceFacts facts(kCUDA, kH200);
   {
-    EnvGuard off("TILEOPS_CUBLASLT", "0");
+    ScopedEnv off("TILEOPS_CUBLASLT", "0");
     const Decision d = decide(call_of(DType::kFloat32, 512, 512, 512));
     EXPECT_EQ(d.winner, "gemm_tiled_cuda");
     EXPECT_EQ(d.dropped.at("gemm_cublaslt"), "refused: switched off by TILEOPS_CUBLASLT");
   }
-  EnvGuard on("TILEOPS_CUBLASLT", "1");
+  ScopedEnv on("TILEOPS_CUBLASLT", "1");
   const Decision misaligned = decide(call_of(DType::kFloat32, 64, 64, 64, /*aligned16=*/false));
   EXPECT_EQ(misaligned.winner, "gemm_tiled_cuda");
   EXPECT_EQ(misaligned.dropped.at("gemm_cublaslt"),

@@ -31,6 +31,7 @@
 
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/file_lock.hpp"
+#include "support/scoped_state.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/warnings.hpp"
 
@@ -543,13 +544,8 @@ TEST_F(KernelCacheFiles, PrivateFallbackIsCreated0700AndRefusedWhenOthersCouldWr
 }
 
 TEST(KernelCacheLocation, FollowsTheEnvironmentAndFallsBackToAPrivateTmpDirectory) {
-  const char* names[] = {"TILEOPS_CACHE_DIR", "XDG_CACHE_HOME", "HOME"};
-  std::vector<std::optional<std::string>> saved;
-  for (const char* name : names) {
-    const char* value = std::getenv(name);
-    saved.push_back(value ? std::optional<std::string>(value) : std::nullopt);
-    ::unsetenv(name);
-  }
+  testing::ScopedEnv dir("TILEOPS_CACHE_DIR", nullptr), xdg("XDG_CACHE_HOME", nullptr),
+      home("HOME", nullptr);
   CacheDirectory where = kernel_cache_location();
   EXPECT_EQ(where.path, fs::path(fmt::format("/tmp/tileops-cache-{}", ::geteuid())));
   EXPECT_TRUE(where.must_be_private);
@@ -566,13 +562,6 @@ TEST(KernelCacheLocation, FollowsTheEnvironmentAndFallsBackToAPrivateTmpDirector
   EXPECT_EQ(where.path, fs::path("/c"));
   EXPECT_FALSE(where.must_be_private);
   EXPECT_EQ(kernel_cache_directory(), fs::path("/c"));
-  for (size_t i = 0; i < saved.size(); ++i) {
-    if (saved[i]) {
-      ::setenv(names[i], saved[i]->c_str(), 1);
-    } else {
-      ::unsetenv(names[i]);
-    }
-  }
 }
 
 }  // namespace

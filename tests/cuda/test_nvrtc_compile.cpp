@@ -8,6 +8,7 @@
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_api.hpp"
+#include "support/scoped_state.hpp"
 
 namespace tileops::cuda {
 namespace {
@@ -36,7 +37,7 @@ TEST(KernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
   char pattern[] = "/tmp/tileops-nvrtc-cache-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   const std::filesystem::path dir = pattern;
-  setenv("TILEOPS_CACHE_DIR", dir.c_str(), 1);
+  testing::ScopedEnv cache_dir("TILEOPS_CACHE_DIR", dir.c_str());
   const KernelSource src{
       "tiny_test_kernel", "extern \"C\" __global__ void k(float* p) { p[0] = 1; }", {}};
   CachedBinary first = cached_cubin(src, "sm_90a", 0);
@@ -50,7 +51,6 @@ TEST(KernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
   CachedBinary rebuilt = cached_cubin(src, "sm_90a", 0);
   EXPECT_FALSE(rebuilt.from_cache);
   EXPECT_EQ(rebuilt.cubin, first.cubin);
-  unsetenv("TILEOPS_CACHE_DIR");
   std::filesystem::remove_all(dir);
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "support/scoped_state.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/framework/dispatch_trace.hpp"
 #include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
@@ -14,19 +15,10 @@
 namespace tileops {
 namespace {
 
+using testing::ScopedDeviceFacts;
+
 const DeviceFacts kH200{90, 132, "h200", 232448};
 const DeviceFacts kA100{80, 108, "", 166912};
-
-// Installs facts for every CUDA device while alive.
-class CudaFactsGuard {
- public:
-  explicit CudaFactsGuard(DeviceFacts facts)
-      : previous_(set_device_facts_provider(kCUDA, [facts](Device) { return facts; })) {}
-  ~CudaFactsGuard() { set_device_facts_provider(kCUDA, previous_); }
-
- private:
-  DeviceFactsProvider previous_;
-};
 
 // The ops' own implementation tables, asked which key serves a call (Op::key_for builds nothing).
 class SoftmaxSelection final : public gen::SoftmaxFwdOpBase {
@@ -79,7 +71,7 @@ bool has(const std::string& text, const std::string& part) {
 }
 
 TEST(SoftmaxDispatch, FewLongRowsOnHopperTakeTheCluster) {
-  CudaFactsGuard facts(kH200);
+  ScopedDeviceFacts facts(kCUDA, kH200);
   const Decision d = decide(call_of(4, 128256, 1));  // an LM head's logits
   EXPECT_EQ(d.winner, "softmax_cluster_cuda");
   EXPECT_EQ(d.dropped.at("softmax_split_cuda"),
@@ -92,7 +84,7 @@ TEST(SoftmaxDispatch, FewLongRowsOnHopperTakeTheCluster) {
 }
 
 TEST(SoftmaxDispatch, BeforeHopperFewLongRowsAreSplitOverBlocks) {
-  CudaFactsGuard facts(kA100);
+  ScopedDeviceFacts facts(kCUDA, kA100);
   const Decision d = decide(call_of(4, 128256, 1));
   EXPECT_EQ(d.winner, "softmax_split_cuda");
   EXPECT_TRUE(
@@ -102,7 +94,7 @@ TEST(SoftmaxDispatch, BeforeHopperFewLongRowsAreSplitOverBlocks) {
 }
 
 TEST(SoftmaxDispatch, ARowTooLongForTheClustersRegistersIsSplit) {
-  CudaFactsGuard facts(kH200);
+  ScopedDeviceFacts facts(kCUDA, kH200);
   // 8 blocks x 512 threads x 8 packs of 8 bf16 hold 262144 elements; one pack more does not fit.
   EXPECT_EQ(decide(call_of(4, 262144, 1)).winner, "softmax_cluster_cuda");
   const Decision d = decide(call_of(4, 262144 + 64, 1));
@@ -116,7 +108,7 @@ TEST(SoftmaxDispatch, ARowTooLongForTheClustersRegistersIsSplit) {
 }
 
 TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
-  CudaFactsGuard facts(kH200);
+  ScopedDeviceFacts facts(kCUDA, kH200);
   for (const SoftmaxCall& c : {call_of(4096, 4096, 1), call_of(4, 1000, 1), call_of(132, 128256, 1),
                                call_of(4, 16383, 1, DType::kFloat32)}) {
     const Decision d = decide(c);
@@ -129,7 +121,7 @@ TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
 }
 
 TEST(SoftmaxDispatch, AnotherDimTakesTheStridedKernel) {
-  CudaFactsGuard facts(kH200);
+  ScopedDeviceFacts facts(kCUDA, kH200);
   const Decision d = decide(call_of(2, 128256, 4));
   EXPECT_EQ(d.winner, "softmax_strided_cuda");
   for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda", "softmax_rows_cuda"}) {
@@ -141,12 +133,12 @@ TEST(SoftmaxDispatch, AnotherDimTakesTheStridedKernel) {
 TEST(SoftmaxDispatch, LogSoftmaxHasTheSameVariantsUnderItsOwnKeys) {
   LogSoftmaxSelection op;
   {
-    CudaFactsGuard facts(kH200);
+    ScopedDeviceFacts facts(kCUDA, kH200);
     EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_cluster_cuda");
     EXPECT_EQ(op.key(call_of(4096, 4096, 1)), "log_softmax_rows_cuda");
     EXPECT_EQ(op.key(call_of(2, 100, 3)), "log_softmax_strided_cuda");
   }
-  CudaFactsGuard facts(kA100);
+  ScopedDeviceFacts facts(kCUDA, kA100);
   EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_split_cuda");
 }
 

@@ -69,17 +69,4 @@ Tensor host_copy(const Tensor& t) {
          << fmt::format("{}", fmt::join(failures, "; "));
 }
 
-CublasLtSwitchedOff::CublasLtSwitchedOff() {
-  if (const char* old = std::getenv("TILEOPS_CUBLASLT")) previous_ = old;
-  setenv("TILEOPS_CUBLASLT", "0", 1);
-}
-
-CublasLtSwitchedOff::~CublasLtSwitchedOff() {
-  if (previous_) {
-    setenv("TILEOPS_CUBLASLT", previous_->c_str(), 1);
-  } else {
-    unsetenv("TILEOPS_CUBLASLT");
-  }
-}
-
 }  // namespace tileops::testing

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "support/scoped_state.hpp"
 #include "tileops/reference/check.hpp"
 #include "tileops/runtime/cuda.hpp"
 
@@ -27,13 +28,10 @@ Tensor host_copy(const Tensor& t);
 // of tileops's own kernels that expect the CUDA-core fallback where cuBLASLt would serve.
 class CublasLtSwitchedOff {
  public:
-  CublasLtSwitchedOff();
-  ~CublasLtSwitchedOff();
-  CublasLtSwitchedOff(const CublasLtSwitchedOff&) = delete;
-  CublasLtSwitchedOff& operator=(const CublasLtSwitchedOff&) = delete;
+  CublasLtSwitchedOff() : off_("TILEOPS_CUBLASLT", "0") {}
 
  private:
-  std::optional<std::string> previous_;
+  ScopedEnv off_;
 };
 
 ::testing::AssertionResult cuda_matches_reference(Op& op,
