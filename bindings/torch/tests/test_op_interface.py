@@ -98,3 +98,14 @@ def test_an_op_called_under_torch_compile_keeps_its_target():
     x = torch.randn(4, 12)
     compiled = torch.compile(lambda t: op(t), fullgraph=True, backend="eager")
     torch.testing.assert_close(compiled(x), op(x))
+
+
+def test_explain_leaves_inputs_the_op_writes_unchanged():
+    op = tileops_torch.BatchNormFwdOp(training=True)
+    x = torch.randn(6, 3)
+    mean, var = torch.zeros(3), torch.ones(3)
+    report = op.explain(x, mean, var, None, None)
+    assert report["last_call"]["served_by"]
+    assert torch.equal(mean, torch.zeros(3)) and torch.equal(var, torch.ones(3))
+    op(x, mean, var)  # a real call does write them
+    assert not torch.equal(mean, torch.zeros(3))

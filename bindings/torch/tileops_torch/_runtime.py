@@ -478,7 +478,10 @@ class BoundOp(_OpBase):
         """Why dispatch chose what it chose for these inputs: runs one call of a fresh instance
         (not the shared one) and returns {"decisions": [...], "last_call": {...}}, each decision
         naming the interface, the call spec, the serving target, the winner and every dropped
-        candidate with the reason."""
+        candidate with the reason. Inputs the op writes in place are copied first, so the
+        caller's tensors are left as they were."""
+        inputs = tuple(t.clone() if t is not None and i < len(self.info.inputs) and
+                       self.info.inputs[i].mutated else t for i, t in enumerate(inputs))
         return json.loads(self._query("explain", None, inputs))
 
 

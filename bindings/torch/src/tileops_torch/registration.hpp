@@ -1,6 +1,6 @@
 // Registration of the tileops ops as torch custom ops. The generated source (tileops-opgen
 // --torch-cpp) lists the bound ops with their schemas and calls these from TORCH_LIBRARY and
-// TORCH_LIBRARY_IMPL; everything per call happens in the boxed kernel (op_kernel.cpp).
+// TORCH_LIBRARY_IMPL; everything per call happens in the boxed kernel (registration.cpp).
 #pragma once
 
 #include <span>
