@@ -3,7 +3,8 @@
 # compute-sanitizer over it. Logs go to $OUT.
 #   FILTER (gtest filter of the suite, default all), SANITIZE=0 to skip the sanitizer,
 #   SANITIZER_FILTER (default all), TOOLS (default "memcheck racecheck"), STEP_TIMEOUT (seconds a
-#   step may take, default 400).
+#   step may take, default 400), SHARDS (run the suite as that many gtest shards at once, sharing
+#   the kernel cache: most of a cold run is NVRTC compiling, one kernel a process; default 1).
 set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}
 export TILEOPS_CACHE_DIR=/tmp/tileops-cache
@@ -12,9 +13,18 @@ out=${OUT:-/tmp/out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 status=0
-timeout "${STEP_TIMEOUT:-400}" .gpu/bin/tileops_cuda_tests --gtest_filter="${FILTER:-*}" 2>&1 |
-  tee "$out/cuda-tests.log" | grep -E '^\[  (PASSED|FAILED|SKIPPED) |FAILED|Failure|error' | head -40
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+shards=${SHARDS:-1}
+pids=()
+for ((i = 0; i < shards; i++)); do
+  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout "${STEP_TIMEOUT:-400}" \
+    .gpu/bin/tileops_cuda_tests --gtest_filter="${FILTER:-*}" >"$out/cuda-tests-$i.log" 2>&1 &
+  pids+=($!)
+done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || status=1
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) |FAILED|Failure|error' "$out/cuda-tests-$i.log" | head -20
+done
+cat "$out"/cuda-tests-*.log >"$out/cuda-tests.log" && rm -f "$out"/cuda-tests-*.log
 if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   for tool in ${TOOLS:-memcheck racecheck}; do
     timeout "${STEP_TIMEOUT:-400}" compute-sanitizer --tool "$tool" --error-exitcode 3 .gpu/bin/tileops_cuda_tests \

@@ -1,12 +1,17 @@
 // Tuning on the GPU (skipped without one): every candidate configuration of the tunable kernels
 // matches the float64 reference when chosen through the store, request_tune() times and stores a
 // choice that a later op reuses without timing, and tuning refuses to run inside a graph capture.
+
 #include <fmt/format.h>
 
+#include "runtime/cuda/cublaslt_api.hpp"
 #include "runtime/tuning/tuner.hpp"
 #include "runtime/tuning/tuning_store.hpp"
 #include "support/cuda_support.hpp"
+#include "tileops/ops/gemm/bmm_fwd_op.hpp"
+#include "tileops/ops/gemm/gated_linear_fwd_op.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/ops/gemm/linear_fwd_op.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
@@ -53,8 +58,8 @@ TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
   }
 }
 
-const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "64x256x64/s5",
-                                        "64x128x64/s8"};
+const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "128x256x64/s4/c2",
+                                        "64x256x64/s5", "64x128x64/s8"};
 
 TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
   for (bool ta : {false, true}) {
@@ -75,6 +80,81 @@ TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
       }
     }
   }
+}
+
+// Clustered tiles (two blocks sharing B by multicast), forced through the store.
+class CudaClusteredTiles : public CudaTuning {
+ protected:
+  void force(const std::string& tile, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
+             const std::string& suffix = "") {
+    tuning::store_tuned(board_,
+                        {"gemm_sm90_ws", fmt::format("bfloat16 m={} n={} k={} {}{}{}", m, n, k,
+                                                     ta ? 't' : 'n', tb ? 't' : 'n', suffix)},
+                        tile);
+  }
+  // Every layout of one shape (m, n and k multiples of 8, so TMA serves every layout).
+  void every_layout(const std::string& tile, int64_t m, int64_t n, int64_t k) {
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        force(tile, m, n, k, ta, tb);
+        GemmFwdOp op({.trans_a = ta, .trans_b = tb});
+        op.request_tune();
+        const Shape a = ta ? Shape{k, m} : Shape{m, k};
+        const Shape b = tb ? Shape{n, k} : Shape{k, n};
+        EXPECT_TRUE(cuda_matches_reference(op, {a, b}, DType::kBFloat16))
+            << tile << " " << m << "x" << n << "x" << k << " ta=" << ta << " tb=" << tb;
+        EXPECT_EQ(op.kernel_config(), "tile=" + tile);
+      }
+    }
+  }
+  const std::vector<std::string> clustered_{"128x256x64/s4/c2", "128x128x64/s6/c2"};
+};
+
+// An odd tile-row count, so the last pair has a row past M; a batch (the pair must not read the
+// next problem's rows); a gated call (one block loads the gate rows, the other the up rows).
+TEST_F(CudaClusteredTiles, OddTileRowsBatchesAndGatedCalls) {
+  for (const std::string& tile : clustered_) {
+    every_layout(tile, 296, 328, 520);
+    force(tile, 136, 200, 264, false, false);
+    BmmFwdOp bmm;
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 136, 264}, Shape{3, 264, 200}}, DType::kBFloat16))
+        << tile;
+    EXPECT_EQ(bmm.kernel_config(), "tile=" + tile);
+    force(tile, 296, 328, 520, false, true, " silu_and_mul");
+    GatedLinearFwdOp gated;
+    gated.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(gated, {Shape{296, 520}, Shape{2 * 328, 520}}, DType::kBFloat16))
+        << tile;
+    EXPECT_EQ(gated.kernel_config(), "tile=" + tile);
+  }
+}
+
+// More tile pairs than clusters fit the device at once: each cluster walks several.
+TEST_F(CudaClusteredTiles, ClustersWalkSeveralPairs) {
+  for (const std::string& tile : clustered_) every_layout(tile, 2056, 2000, 136);
+}
+
+// cuBLASLt is the tensor-core kernel's last tuning candidate: chosen through the store, it serves
+// plain calls and a linear layer's bias and residual, and kernel_config() names it.
+TEST_F(CudaTuning, CublasLtIsATuningCandidateOfTheTensorCoreKernel) {
+  testing::ScopedEnv cublaslt_on("TILEOPS_CUBLASLT", "1");
+  if (!cuda::cublaslt_available()) GTEST_SKIP() << cuda::cublaslt_unavailable_reason();
+  const int64_t m = 300, n = 328, k = 520;
+  tuning::store_tuned(board_, {"gemm_sm90_ws", fmt::format("bfloat16 m={} n={} k={} nt", m, n, k)},
+                      "cublaslt");
+  GemmFwdOp op({.trans_a = false, .trans_b = true});
+  op.request_tune();
+  EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, DType::kBFloat16));
+  EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
+  EXPECT_EQ(op.kernel_config(), "cublaslt");
+  LinearFwdOp linear;
+  linear.request_tune();
+  EXPECT_TRUE(cuda_matches_reference(linear, {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}},
+                                     DType::kBFloat16));
+  EXPECT_EQ(linear.kernel_config(), "cublaslt");
 }
 
 std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {

@@ -1,10 +1,11 @@
 // The sm90 device primitives (src/kernels/cuda/device), each checked on the GPU against a plain
-// host loop: a TMA load through an mbarrier (swizzle included, edges zero-filled), wgmma tiles in
-// every operand layout (bf16, and fp8 k32), ldmatrix/stmatrix, a 2-block cluster (distributed
-// shared memory, remote mbarrier arrival, multicast TMA), the persistent tile scheduler, and a TMA
-// store with elect_one and the block reductions.
+// host loop: TMA loads through an mbarrier (2-D and batched 3-D maps, swizzle included, edges
+// zero-filled), wgmma tiles in every operand layout (bf16, and fp8 k32), ldmatrix/stmatrix, a
+// 2-block cluster (distributed shared memory, remote mbarrier arrival, multicast TMA), the
+// persistent tile scheduler, and a TMA store with elect_one and the block reductions.
 // Inputs are fresh random values each run; outputs are poisoned first. Skipped without a GPU.
 #include <random>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -56,6 +57,30 @@ extern "C" __global__ void tma_tile_kernel(const __grid_constant__ TensorMap map
   if (threadIdx.x == 0) {
     mbar_arrive_expect_tx(&bar, 64 * 128);
     tma_load_2d(tile, &map, &bar, c0, c1);
+  }
+  mbar_wait(&bar, 0);
+  for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) out[i] = swizzled_at(tile, i / 64, i % 64);
+}
+)";
+
+// One box of matrix `matrix` of a batch through a 3-D map.
+constexpr const char* kTma3dKernel = R"(
+#include "device/sm90/tma.cuh"
+using namespace tileops::dev;
+using namespace tileops::dev::sm90;
+extern "C" __global__ void tma_3d_kernel(const __grid_constant__ TensorMap map,
+                                         unsigned short* out, int c0, int c1, int matrix) {
+  extern __shared__ unsigned char raw[];
+  __shared__ u64 bar;
+  unsigned char* tile = raw + ((1024 - (smem_u32(raw) & 1023)) & 1023);
+  if (threadIdx.x == 0) {
+    mbar_init(&bar, 1);
+    mbar_fence_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    mbar_arrive_expect_tx(&bar, 64 * 128);
+    tma_load_3d(tile, &map, &bar, c0, c1, matrix);
   }
   mbar_wait(&bar, 0);
   for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) out[i] = swizzled_at(tile, i / 64, i % 64);
@@ -355,6 +380,37 @@ TEST(DevicePrimitives, ClusterSharedMemoryRemoteArriveAndMulticast) {
   EXPECT_EQ(bad, 0) << "multicast tile";
 }
 
+// A box that runs off a batched matrix's last rows reads zeros there, not the next matrix's
+// first rows.
+TEST(DevicePrimitives, TmaLoad3dStaysInsideItsMatrix) {
+  TILEOPS_REQUIRE_CUDA();
+  std::mt19937_64 rng(testing::fresh_seed());
+  const int rows = 100, cols = 120, matrices = 3;
+  const auto src = random_bf16(matrices * rows * cols, rng);
+  const Tensor dsrc = device_u16(src);
+  const TensorMapBits map = encode_tensor_map_sw128_batched(
+      {dsrc.data(), DType::kBFloat16, rows, cols, cols, matrices, rows * cols}, 64, 64);
+  CudaFunction fn(test_kernel("test_tma_3d", kUnswizzle, kTma3dKernel), "tma_3d_kernel");
+  for (auto [c0, c1, matrix] :
+       {std::tuple{0, 0, 0}, std::tuple{80, 50, 1}, std::tuple{64, 64, 2}}) {
+    Tensor out = poisoned(64 * 64, DType::kBFloat16);
+    void* op = out.data();
+    launch_ex(fn.get(0), 0, {1, 1, 128, 64 * 128 + 1024, 1},
+              {const_cast<TensorMapBits*>(&map), &op, &c0, &c1, &matrix});
+    const Tensor back = host_copy(out);
+    const auto* got = static_cast<const uint16_t*>(back.data());
+    int bad = 0;
+    for (int r = 0; r < 64; ++r) {
+      for (int c = 0; c < 64; ++c) {
+        const int gr = c1 + r, gc = c0 + c;
+        const uint16_t want = (gr < rows && gc < cols) ? src[(matrix * rows + gr) * cols + gc] : 0;
+        bad += got[r * 64 + c] != want;
+      }
+    }
+    EXPECT_EQ(bad, 0) << "box at (" << c0 << ", " << c1 << ") of matrix " << matrix;
+  }
+}
+
 // A GEMM cluster's A tile: each block loads half of the tile's rows from one matrix of a batch
 // (3-D map) and multicasts it, so both blocks hold the whole tile.
 constexpr const char* kClusterHalvesKernel = R"(
@@ -531,11 +587,14 @@ TEST(DevicePrimitives, TmaStoreElectOneAndBlockReductions) {
 // Every test kernel above compiles for sm_90a (no GPU needed, so CI checks the primitives build).
 TEST(DevicePrimitives, TestKernelsCompileForSm90a) {
   if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
-  std::vector<KernelSource> sources{test_kernel("test_tma_tile", kUnswizzle, kTmaKernel),
-                                    test_kernel("test_matrix_ldst", "", kMatrixKernel),
-                                    test_kernel("test_cluster", kUnswizzle, kClusterKernel),
-                                    test_kernel("test_scheduler", "", kSchedulerKernel),
-                                    wgmma_source(true, true, true)};
+  std::vector<KernelSource> sources{
+      test_kernel("test_tma_tile", kUnswizzle, kTmaKernel),
+      test_kernel("test_tma_3d", kUnswizzle, kTma3dKernel),
+      test_kernel("test_cluster_halves", kUnswizzle, kClusterHalvesKernel),
+      test_kernel("test_matrix_ldst", "", kMatrixKernel),
+      test_kernel("test_cluster", kUnswizzle, kClusterKernel),
+      test_kernel("test_scheduler", "", kSchedulerKernel),
+      wgmma_source(true, true, true)};
   for (bool ak : {true, false})
     for (bool bk : {true, false}) sources.push_back(wgmma_source(ak, bk, false));
   for (const KernelSource& s : sources) {

@@ -127,6 +127,24 @@ void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
         "cuLaunchKernelEx");
 }
 
+int max_active_clusters(CUfunction fn, int device, const LaunchGeometry& g) {
+  if (g.smem > 48 * 1024) {
+    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(g.smem)),
+          "cuFuncSetAttribute");
+  }
+  LaunchAttribute cluster{};
+  cluster.id = kLaunchAttrClusterDimension;
+  cluster.value.cluster_dim = {g.cluster_x, 1, 1};
+  // The grid only has to be a whole number of clusters; the query answers for the device.
+  const LaunchConfig config{g.cluster_x, 1, 1,      g.block,
+                            1,           1, g.smem, static_cast<CUstream>(current_stream(device)),
+                            &cluster,    1};
+  int clusters = 0;
+  check(driver().cuOccupancyMaxActiveClusters(&clusters, fn, &config),
+        "cuOccupancyMaxActiveClusters");
+  return clusters;
+}
+
 namespace {
 struct VariantRegistry {
   std::mutex mutex;

@@ -75,6 +75,11 @@ struct LaunchGeometry {
 TILEOPS_INTERNAL_API void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                                     std::initializer_list<void*> args);
 
+// How many clusters of g's shape (block, shared memory, cluster_x) can run on the device at once:
+// fewer than sm_count / cluster_x where a GPC's SMs do not divide into whole clusters. A
+// persistent grid of more clusters than this would run its last ones after the others finish.
+int max_active_clusters(CUfunction fn, int device, const LaunchGeometry& g);
+
 // The SM count of a device, read once (kernels size grid-stride launches with it).
 int sm_count(int device);
 // The device's SM version (90 for Hopper), read once.

@@ -5,14 +5,13 @@
 // to the fallback. TILEOPS_CUBLASLT=0
 // switches it off (read at each dispatch decision). Decision and ranking: docs/design/decisions.md
 // ("cuBLASLt in dispatch").
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 #include <fmt/format.h>
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/cublaslt_candidate.hpp"
 #include "runtime/cuda/cublaslt_api.hpp"
 #include "runtime/cuda/driver_api.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -22,11 +21,6 @@
 namespace tileops::cuda {
 namespace {
 
-bool switched_off() {
-  const char* v = std::getenv("TILEOPS_CUBLASLT");
-  return v != nullptr && (std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0);
-}
-
 class GemmCublasLt final : public GemmKernel {
  public:
   using Interface = GemmKernel;
@@ -34,7 +28,7 @@ class GemmCublasLt final : public GemmKernel {
   static constexpr std::string_view preferred_over[] = {"gemm_tiled_cuda"};
 
   static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
-    if (switched_off()) return std::string("switched off by TILEOPS_CUBLASLT");
+    if (cublaslt_switched_off()) return std::string("switched off by TILEOPS_CUBLASLT");
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16 &&
         call.dtype != DType::kFloat32) {
       return fmt::format("dtype {} is not served", dtype_name(call.dtype));

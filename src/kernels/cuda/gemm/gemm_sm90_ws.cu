@@ -15,6 +15,15 @@
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
 // zeroed before the launch); the last to arrive sums the partials in split order and stores.
 //
+// Clusters (CLUSTER_M = 2, whole tiles only, no split-K): the two blocks of a cluster take the
+// neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the same B stage. Each
+// loads half of it and multicasts that half to both, halving the L2 traffic B costs. A stage is
+// free only when the consumers of both blocks are done with it (each writes into the other's
+// copy), so every consumer hands it back to both blocks' `empty` barriers; a producer waits out
+// the last hand-backs before its block exits, since the peer's arrivals land in its shared
+// memory. A pair whose second row lies past M still runs it (TMA reads zeros, nothing is
+// stored), so both blocks walk the same stages.
+//
 // The tail (gemm_tail.cuh) is applied in the store. Gated (GATED_ACT >= 0, B K-major): B holds 2N
 // rows, gate then up; a tile's B stage is BN / 2 gate rows over the BN / 2 matching up rows, so
 // each thread holds a gate sum and its up sum (ACC / 2 registers apart) and the tile covers
@@ -22,7 +31,9 @@
 //
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
-// [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh).
+// [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
+// with BN a multiple of 128).
+#include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
 #include "device/sm90/tma.cuh"
@@ -48,12 +59,27 @@ static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
 static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0),
               "B tiles are whole 64-element boxes, or K-major rows in 32s");
 static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0), "gated tiles stack two K-major row boxes");
+constexpr bool CLUSTERED = CLUSTER_M > 1;
+static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
+              "a pair of blocks splits B into two halves of whole 64-element boxes");
+constexpr u16 kBothBlocks = 0x3;  // multicast mask of a two-block cluster
 
 // Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
 // (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
+// Clustered, block `rank` loads half of the B stage (the gate or the up rows when gated) and
+// multicasts it; the K-major B map's box is then half the tile's rows.
+__device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* map_b, u64* full,
+                                           int c0, int c1, int p) {
+  if (CLUSTERED) {
+    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks);
+  } else {
+    tma_load_3d(dst, map_b, full, c0, c1, p);
+  }
+}
+
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
-                                           int m0, int n0, int up_row0, int k0) {
+                                           int m0, int n0, int up_row0, int k0, u32 rank) {
   mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
   if (A_K_MAJOR) {
     tma_load_3d(a, map_a, full, k0, m0, p);
@@ -64,15 +90,28 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
     }
   }
   if (GATED) {
-    tma_load_3d(b, map_b, full, k0, n0, p);
-    tma_load_3d(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p);
+    if (!CLUSTERED || rank == 0) load_b_box(b, map_b, full, k0, n0, p);
+    if (!CLUSTERED || rank == 1) load_b_box(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p);
   } else if (B_K_MAJOR) {
-    tma_load_3d(b, map_b, full, k0, n0, p);
+    load_b_box(b + rank * (B_TILE_BYTES / CLUSTER_M), map_b, full, k0,
+               n0 + static_cast<int>(rank) * (BN / CLUSTER_M), p);
   } else {
+    constexpr int kBoxes = BN / 64 / CLUSTER_M;  // of this block's share
 #pragma unroll
-    for (int j = 0; j < BN / 64; ++j) {
-      tma_load_3d(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p);
+    for (int i = 0; i < kBoxes; ++i) {
+      const int j = static_cast<int>(rank) * kBoxes + i;
+      load_b_box(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p);
     }
+  }
+}
+
+// Hands a stage back: to this block's producer, or clustered to both blocks' producers.
+__device__ __forceinline__ void release_stage(u64* empty) {
+  if (CLUSTERED) {
+#pragma unroll
+    for (u32 r = 0; r < CLUSTER_M; ++r) mbar_arrive_peer(empty, r);
+  } else {
+    mbar_arrive(empty);
   }
 }
 
@@ -193,18 +232,26 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], CONSUMERS);
+      mbar_init(&empty[s], CONSUMERS * CLUSTER_M);
     }
     mbar_fence_init();
     tma_prefetch_map(&map_a);
     tma_prefetch_map(&map_b);
   }
-  __syncthreads();
+  // Clustered, the peer's barriers must be initialised before this block multicasts or arrives.
+  if (CLUSTERED) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
 
-  // Work unit -> (tile of the whole batch, split); tile -> (problem, tile of the problem).
-  const GroupedTiles tiles(M, N, BM, OUT_BN, GROUP_M);
+  // Work unit -> (tile of the whole batch, split); tile -> (problem, tile of the problem). A
+  // cluster walks tiles of CLUSTER_M tile rows; its blocks take one row each.
+  const GroupedTiles tiles(M, N, BM * CLUSTER_M, OUT_BN, GROUP_M / CLUSTER_M);
   const SplitK split_k{splits, ceil_div(K, BK)};
   const int units = batch * tiles.count() * splits;
+  const u32 rank = CLUSTERED ? cluster_rank() : 0;
+  const int first_unit = blockIdx.x / CLUSTER_M, unit_stride = gridDim.x / CLUSTER_M;
   const int wg = warpgroup_index();
 
   if (wg == 0) {  // producer
@@ -212,15 +259,27 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (threadIdx.x == 0) {
       int stage = 0;
       u32 phase = 0;
-      for (int u = blockIdx.x; u < units; u += gridDim.x) {
+      for (int u = first_unit; u < units; u += unit_stride) {
         int tile, split, tm, tn;
         split_k.unit(u, tile, split);
         const int p = tile / tiles.count();
         tiles.coords(tile % tiles.count(), tm, tn);
+        const int m0 = (tm * CLUSTER_M + static_cast<int>(rank)) * BM;
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], p, tm * BM, tn * OUT_BN, N + tn * OUT_BN, kt * BK);
+                     &full[stage], p, m0, tn * OUT_BN, N + tn * OUT_BN, kt * BK, rank);
+          if (++stage == STAGES) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+      // The peer's consumers arrive on this block's `empty` barriers: wait for the last hand-back
+      // of every stage, so that none lands after this block has exited.
+      if (CLUSTERED) {
+        for (int s = 0; s < STAGES; ++s) {
+          mbar_wait(&empty[stage], phase ^ 1);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -238,11 +297,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
-  for (int u = blockIdx.x; u < units; u += gridDim.x) {
+  for (int u = first_unit; u < units; u += unit_stride) {
     int tile, split, tm, tn;
     split_k.unit(u, tile, split);
     const int p = tile / tiles.count();
     tiles.coords(tile % tiles.count(), tm, tn);
+    tm = tm * CLUSTER_M + static_cast<int>(rank);  // this block's tile row
 #pragma unroll
     for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
     fence_accumulators(acc);
@@ -260,7 +320,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       }
       wgmma_commit();
       wgmma_wait<1>();  // the previous stage's MMAs are done: hand that stage back
-      if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
+      if (held >= 0 && t == 0) release_stage(&empty[held]);
       held = stage;
       if (++stage == STAGES) {
         stage = 0;
@@ -269,13 +329,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
     wgmma_wait<0>();
     fence_accumulators(acc);
-    if (held >= 0 && t == 0) mbar_arrive(&empty[held]);
+    if (held >= 0 && t == 0) release_stage(&empty[held]);
 
     const int row0 = tm * BM + consumer * 64, col0 = tn * OUT_BN;
     const i64 problem_offset = static_cast<i64>(p) * M * N;
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
-    if (splits == 1) {
+    if (CLUSTERED || splits == 1) {  // the host never splits a clustered launch
       store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
       continue;
     }

@@ -10,6 +10,7 @@
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/cublaslt_candidate.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
@@ -27,8 +28,12 @@ constexpr int kGroupM = 8;
 
 struct WsTile {
   int bm, bn, stages;
-  double rate;  // relative throughput of a full wave of this tile (larger tiles reuse more)
-  std::string name() const { return fmt::format("{}x{}x{}/s{}", bm, bn, kBK, stages); }
+  double rate;      // relative throughput of a full wave of this tile (larger tiles reuse more)
+  int cluster = 1;  // 2: blocks in pairs along M sharing B by multicast (gemm_sm90_ws.cu)
+  std::string name() const {
+    return fmt::format("{}x{}x{}/s{}{}", bm, bn, kBK, stages,
+                       cluster > 1 ? fmt::format("/c{}", cluster) : "");
+  }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01).
@@ -43,13 +48,15 @@ struct WsTile {
 };
 // The narrow tiles' rates are fitted to the sweep of docs/perf/h200-cluster-2026-12-01: over 64
 // to 128 tokens they fill the SMs without splitting K and win; from 256 tokens the 128-column
-// tiles' reuse wins.
-constexpr std::array<WsTile, 6> kTiles{{{128, 256, 4, 1.0},
+// tiles' reuse wins. The clustered tiles' rates come from docs/perf/h200-multicast-2026-12-02.
+constexpr std::array<WsTile, 8> kTiles{{{128, 256, 4, 1.0},
                                         {128, 128, 6, 0.92},
                                         {64, 256, 5, 0.85},
                                         {64, 128, 8, 0.75},
                                         {64, 64, 12, 0.62},
-                                        {64, 32, 16, 0.5}}};
+                                        {64, 32, 16, 0.5},
+                                        {128, 256, 4, 1.02, 2},
+                                        {128, 128, 6, 0.95, 2}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -59,7 +66,8 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", kBK),
        KernelConstant::integer("STAGES", t.stages), KernelConstant::integer("GROUP_M", kGroupM),
        KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
-       KernelConstant::integer("GATED_ACT", gated_act)});
+       KernelConstant::integer("GATED_ACT", gated_act),
+       KernelConstant::integer("CLUSTER_M", t.cluster)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.
@@ -71,9 +79,12 @@ std::vector<int> tiles_serving(bool ta, bool tb, bool gated) {
   return served;
 }
 
-std::vector<std::string> tile_names(const std::vector<int>& tiles) {
+// The tuning candidates: the tiles, then cuBLASLt when offered.
+constexpr std::string_view kCublasLtCandidate = "cublaslt";
+std::vector<std::string> candidate_names(const std::vector<int>& tiles, bool with_cublaslt) {
   std::vector<std::string> names;
   for (int i : tiles) names.push_back(kTiles[i].name());
+  if (with_cublaslt) names.emplace_back(kCublasLtCandidate);
   return names;
 }
 
@@ -88,6 +99,14 @@ int64_t tile_count(const GemmCall& call, const WsTile& t) {
   return call.batch * ((call.m + t.bm - 1) / t.bm) * ((call.n + bn - 1) / bn);
 }
 
+// Work for whole clusters: clustered, tile pairs along M (the last pair of an odd tile-row count
+// has one row past M), else tiles.
+int64_t cluster_units(const GemmCall& call, const WsTile& t) {
+  const int bn = out_columns(call, t);
+  const int64_t rows = t.bm * t.cluster;
+  return call.batch * ((call.m + rows - 1) / rows) * ((call.n + bn - 1) / bn);
+}
+
 // Split-K costs a counter reset, a partial-tile round trip through L2 and a wait for the slowest
 // split: on the H200 it paid only where it at least doubled the SMs in use (docs/perf).
 constexpr double kSplitKCost = 0.6;
@@ -97,6 +116,7 @@ constexpr int kMinKTilesPerSplit = 16;
 // wave (the kernel needs every split of a tile resident at once), each at least
 // kMinKTilesPerSplit k-tiles deep, and only when that fills enough more SMs to pay for itself.
 int splits_for(const GemmCall& call, const WsTile& t, int sms) {
+  if (t.cluster > 1) return 1;  // clustered launches take whole tiles
   const int64_t tiles = tile_count(call, t);
   if (2 * tiles >= sms) return 1;
   const int64_t k_tiles = (call.k + kBK - 1) / kBK;
@@ -131,10 +151,15 @@ int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
   double best_score = -1;
   for (int i : tiles) {
     const WsTile& t = kTiles[i];
+    // Multicast pays where L2 traffic is the limit, a full wave of tiles and more; below that
+    // the untuned choice keeps the measured single-block tiles (tuning still tries clusters).
+    if (t.cluster > 1 && tile_count(call, t) < sms) continue;
     const int splits = splits_for(call, t, sms);
-    const int64_t units = tile_count(call, t) * splits;
-    const int64_t waves = (units + sms - 1) / sms;
-    const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
+    // Clusters of two occupy SMs in pairs (about half the SM count of them fit at once).
+    const int64_t slots = sms / t.cluster;
+    const int64_t waves = (cluster_units(call, t) * splits + slots - 1) / slots;
+    const double fill = static_cast<double>(tile_count(call, t) * splits) /
+                        static_cast<double>(waves * slots * t.cluster);
     const double score = t.rate * fill * row_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
@@ -216,7 +241,10 @@ class GemmSm90WsCuda final : public GemmKernel {
   }
 
   GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated)
-      : tiles_(tiles_serving(ta, tb, gated >= 0)), tuner_("gemm_sm90_ws", tile_names(tiles_)) {
+      : tiles_(tiles_serving(ta, tb, gated >= 0)),
+        cublaslt_(CublasLtCandidate::offered(gated >= 0) ? std::make_unique<CublasLtCandidate>()
+                                                         : nullptr),
+        tuner_("gemm_sm90_ws", candidate_names(tiles_, cublaslt_ != nullptr)) {
     for (const WsTile& t : kTiles) {
       fns_.push_back(t.serves(ta, tb, gated >= 0)
                          ? std::make_unique<CudaFunction>(ws_spec(dtype, ta, tb, t, gated))
@@ -224,7 +252,7 @@ class GemmSm90WsCuda final : public GemmKernel {
     }
   }
 
-  // Enough for whichever tile shape runs (tuning may pick any).
+  // Enough for whichever tile shape runs (tuning may pick any), and tuned for cuBLASLt's plan.
   int64_t workspace_bytes(const GemmCall& call) const override {
     const int sms = sm_count(call.device.index);
     int64_t most = 0;
@@ -232,6 +260,7 @@ class GemmSm90WsCuda final : public GemmKernel {
       const WsTile& t = kTiles[i];
       most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms)).total());
     }
+    if (cublaslt_ && tuner_.tuned()) most = std::max(most, cublaslt_->workspace_bytes(call));
     return most;
   }
 
@@ -240,24 +269,27 @@ class GemmSm90WsCuda final : public GemmKernel {
     const int device = device_of(a);
     const TailPointers tp = tail_pointers(call, tail);
     const int fallback = default_tile(call, sm_count(device), tiles_);
-    const int tile = tuner_.tuned()
-                         ? tiles_[choose_gemm_candidate(
-                               tuner_, "gemm_sm90_ws", call, candidate_of(fallback), a, b, d,
-                               workspace_bytes(call),
-                               [this, call, device, tp](int c, const void* ap, const void* bp,
-                                                        void* dp, void* wp) {
-                                 enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp);
-                               })]
-                         : fallback;
-    last_tile_.store(tile, std::memory_order_relaxed);
-    enqueue(tile, call, device, a.data(), b.data(), d.data(),
-            workspace.defined() ? workspace.data() : nullptr, tp);
+    const int candidate =
+        tuner_.tuned()
+            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, candidate_of(fallback), a, b, d,
+                                    workspace_bytes(call),
+                                    [this, call, device, tp](int c, const void* ap, const void* bp,
+                                                             void* dp, void* wp) {
+                                      enqueue_candidate(c, call, device, ap, bp, dp, wp, tp);
+                                    })
+            : candidate_of(fallback);
+    last_candidate_.store(candidate, std::memory_order_relaxed);
+    enqueue_candidate(candidate, call, device, a.data(), b.data(), d.data(),
+                      workspace.defined() ? workspace.data() : nullptr, tp);
   }
 
-  // "tile=128x256x64/s4", with ",split_k=N" when the last call split K.
+  // "tile=128x256x64/s4", with ",split_k=N" when the last call split K; "cublaslt" when tuning
+  // chose cuBLASLt.
   std::string config() const override {
+    const int c = last_candidate_.load(std::memory_order_relaxed);
+    if (c >= static_cast<int>(tiles_.size())) return std::string(kCublasLtCandidate);
     const int splits = last_splits_.load(std::memory_order_relaxed);
-    return "tile=" + kTiles[last_tile_.load(std::memory_order_relaxed)].name() +
+    return "tile=" + kTiles[tiles_[c]].name() +
            (splits > 1 ? fmt::format(",split_k={}", splits) : "");
   }
   bool tunable() const override { return true; }
@@ -267,6 +299,16 @@ class GemmSm90WsCuda final : public GemmKernel {
   // The tuning candidate (index into tiles_) of a kTiles index.
   int candidate_of(int tile) const {
     return static_cast<int>(std::find(tiles_.begin(), tiles_.end(), tile) - tiles_.begin());
+  }
+
+  // Candidate c: tile tiles_[c], or cuBLASLt after the tiles.
+  void enqueue_candidate(int c, const GemmCall& call, int device, const void* ap, const void* bp,
+                         void* dp, void* wp, const TailPointers& tp) {
+    if (c < static_cast<int>(tiles_.size())) {
+      enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp);
+    } else if (call.m != 0 && call.n != 0 && call.batch != 0) {
+      cublaslt_->enqueue(call, ap, bp, dp, tp.bias, tp.residual, wp, device);
+    }
   }
 
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
@@ -293,8 +335,9 @@ class GemmSm90WsCuda final : public GemmKernel {
     const TensorMapBits map_a = call.trans_a
                                     ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)
                                     : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm, kBK);
-    // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows.
-    const int b_box_rows = call.gated ? t.bn / 2 : t.bn;
+    // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows; a
+    // clustered block loads half the rows of a K-major B stage.
+    const int b_box_rows = call.gated ? t.bn / 2 : t.bn / t.cluster;
     const TensorMapBits map_b =
         call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBK)
                      : encode_tensor_map_sw128_batched(view_b(call, bp), kBK, 64);
@@ -303,18 +346,46 @@ class GemmSm90WsCuda final : public GemmKernel {
     const void* bias = tp.bias;
     const void* residual = tp.residual;
     int batch = static_cast<int>(call.batch);
-    const int64_t units = tile_count(call, t) * splits;
-    const unsigned grid = static_cast<unsigned>(std::min<int64_t>(units, sms));
-    launch_ex(fns_[tile]->get(device), device,
-              {grid, 1, t.threads(), t.smem(static_cast<int>(dtype_size(call.dtype))), 1},
+    const CUfunction fn = fns_[tile]->get(device);
+    const LaunchGeometry geometry{.block = t.threads(),
+                                  .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
+                                  .cluster_x = static_cast<unsigned>(t.cluster)};
+    const int64_t slots = t.cluster > 1 ? cluster_slots(tile, fn, device, geometry) : sms;
+    const unsigned grid = static_cast<unsigned>(
+        std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.cluster);
+    launch_ex(fn, device,
+              {.grid_x = grid,
+               .block = geometry.block,
+               .smem = geometry.smem,
+               .cluster_x = geometry.cluster_x},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
                &k, &vec_stores, &splits, &partials, &counters, &bias, &residual, &batch});
   }
 
-  std::vector<int> tiles_;  // the kTiles serving this layout; tuning candidate c is tiles_[c]
+  // The clusters of a clustered tile that fit the device at once, asked once per device.
+  int64_t cluster_slots(int tile, CUfunction fn, int device, const LaunchGeometry& g) {
+    std::atomic<int>& slot = cluster_slots_[tile][static_cast<size_t>(device) % kMaxDevices];
+    int n = slot.load(std::memory_order_relaxed);
+    if (n == 0) {
+      n = max_active_clusters(fn, device, g);
+      if (n <= 0) {
+        throw RuntimeError(
+            fmt::format("gemm_sm90_ws: no cluster of {} blocks of tile {} fits device {}",
+                        g.cluster_x, kTiles[tile].name(), device));
+      }
+      slot.store(n, std::memory_order_relaxed);
+    }
+    return n;
+  }
+
+  static constexpr size_t kMaxDevices = 16;
+  std::array<std::array<std::atomic<int>, kMaxDevices>, kTiles.size()> cluster_slots_{};
+  std::vector<int>
+      tiles_;  // the kTiles serving this layout; tuning candidate c < size is tiles_[c]
+  std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate tiles_.size(), when offered
   std::vector<std::unique_ptr<CudaFunction>> fns_;  // by kTiles index; null where not served
   tuning::Tuner tuner_;
-  std::atomic<int> last_tile_{0};
+  std::atomic<int> last_candidate_{0};
   std::atomic<int> last_splits_{1};
 };
 

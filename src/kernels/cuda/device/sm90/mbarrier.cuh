@@ -49,6 +49,19 @@ __device__ __forceinline__ void mbar_arrive_cluster(u64* bar, u32 cta) {
       : "memory");
 }
 
+// Arrives on the barrier at the same offset in cluster block `cta` (this block's own rank
+// included) with a block-scope release, as a pipeline hands back a stage whose reads it has
+// already waited for (wgmma_wait): nothing of this thread's needs publishing to the peer, and it
+// avoids the cluster-scope release's cost.
+__device__ __forceinline__ void mbar_arrive_peer(u64* bar, u32 cta) {
+  asm volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+      "mbarrier.arrive.release.cta.shared::cluster.b64 _, [remote], 1;\n\t}" ::"r"(smem_u32(bar)),
+      "r"(cta)
+      : "memory");
+}
+
 // Whether the phase of parity `parity` has completed (a bounded wait in hardware).
 __device__ __forceinline__ bool mbar_try_wait(u64* bar, u32 parity) {
   u32 done;
