@@ -13,8 +13,9 @@ The write leaves the L2 full of dirty lines, whose write-back the next kernel pa
 evicts them. A copy pays it too but leaves up to an L2 of its own writes dirty in turn, unpaid,
 so beside a copy a kernel that only reads (a decode GEMV) is charged up to 50 MB more DRAM
 traffic. Decode rows are therefore timed a second time after a clean flush (the same write, then
-a read of the whole buffer, which leaves the L2 holding clean lines), tileops, cuBLAS and the
-copy alike: the `clean` columns.
+a read of a second 512 MiB buffer, which leaves the L2 holding its clean lines), tileops, cuBLAS
+and the copy alike: the `clean` columns. (Reading the written buffer back instead is no flush:
+the L2 keeps lines the timed call reads every iteration through a stream read once.)
 
     python3 bench/torch/gemm_bench.py [--out DIR] [--iters N] [--quick]
 Writes DIR/gemm.json, DIR/gemm.md and DIR/gemm.png (when matplotlib is there).
@@ -35,17 +36,20 @@ FLUSH_BYTES = 512 << 20
 
 
 class Flush:
-    """Evicts the L2 before each timed call: a 512 MiB write, then (clean) a read of it."""
+    """Evicts the L2 before each timed call: a 512 MiB write, then (clean) a read of another
+    512 MiB buffer."""
 
     def __init__(self, clean=False):
         self.buf = torch.empty(FLUSH_BYTES // 4, dtype=torch.float32, device="cuda")
-        self.sink = torch.empty((), dtype=torch.float32, device="cuda")
         self.clean = clean
+        if clean:
+            self.other = torch.zeros(FLUSH_BYTES // 4, dtype=torch.float32, device="cuda")
+            self.sink = torch.empty((), dtype=torch.float32, device="cuda")
 
     def run(self):
         self.buf.fill_(1.0)
         if self.clean:
-            torch.sum(self.buf, dim=0, out=self.sink)
+            torch.sum(self.other, dim=0, out=self.sink)
 
     def is_flush(self, name, duration_ns):
         # 512 MiB takes ~0.2 ms either way.
@@ -85,8 +89,15 @@ def kernel_samples(fn, iters, flush):
     for ks in samples:
         busy = sum(d for _, d, _ in ks) / 1e3
         latency = (max(s + d for s, d, _ in ks) - min(s for s, _, _ in ks)) / 1e3
-        out.append((busy, latency, [n for _, _, n in ks]))
+        out.append((busy, latency, [n for _, _, n in ks], [d / 1e3 for _, d, _ in ks]))
     return out
+
+
+def per_kernel_medians(fn, iters, flush):
+    """The median duration (us) of each launch of a multi-kernel call, in launch order."""
+    s = [x[3] for x in kernel_samples(fn, iters, flush)]
+    s = [d for d in s if len(d) == len(s[0])]
+    return [statistics.median(d[i] for d in s) for i in range(len(s[0]))]
 
 
 def median_times(fn, iters, flush):
@@ -197,14 +208,19 @@ def bench_mlp(iters, flush, dtype):
         err = rel_error(op(x, wgu, wd), torch_mlp())
         t_busy, t_lat, t_names = median_times(lambda: op(x, wgu, wd), iters, flush)
         c_busy, c_lat, c_names = median_times(torch_mlp, iters, flush)
+        t_each = per_kernel_medians(lambda: op(x, wgu, wd), iters, flush)
+        c_each = per_kernel_medians(torch_mlp, iters, flush)
         row = {"label": label, "m": m, "h": h, "i": i, "rel_error": err, "ok": err < 2e-2,
+               "tileops_kernel_us": t_each, "torch_kernel_us": c_each,
                "tileops_us": t_busy, "tileops_latency_us": t_lat, "tileops_kernels": t_names,
                "torch_us": c_busy, "torch_latency_us": c_lat, "torch_kernels": c_names,
                "speedup_latency": c_lat / t_lat}
         results.append(row)
         print(f"mlp {label:16s} err {err:.1e} tileops {t_busy:7.1f} us busy {t_lat:7.1f} us latency "
               f"({len(t_names)} launches) | torch {c_busy:7.1f} busy {c_lat:7.1f} latency "
-              f"({len(c_names)} launches) | x{row['speedup_latency']:.2f}", flush=True)
+              f"({len(c_names)} launches) | x{row['speedup_latency']:.2f}\n"
+              f"    tileops kernels (us): {' '.join(f'{t:.1f}' for t in t_each)} | torch kernels (us): "
+              f"{' '.join(f'{t:.1f}' for t in c_each)}", flush=True)
     return results
 
 
@@ -320,8 +336,9 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--quick", action="store_true")
-    p.add_argument("--only", choices=["all", "gemm", "fused"], default="all",
-                   help="gemm: the GEMM and MLP rows; fused: the fused-linear and bmm rows")
+    p.add_argument("--only", choices=["all", "gemm", "fused", "small-m", "decode"], default="all",
+                   help="gemm: the GEMM and MLP rows; fused: the fused-linear and bmm rows; "
+                        "small-m: the decode and mid rows and the MLP; decode: the decode rows")
     args = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("gemm_bench: torch sees no CUDA device")
@@ -333,9 +350,14 @@ def main():
     del a, b
     print(f"matrix roof (cuBLAS bf16 8192^3): {roof:.0f} TFLOP/s", flush=True)
     gemm = mlp = fused = []
-    if args.only in ("all", "gemm"):
-        gemm = bench_gemm(gemm_rows(args.quick), args.iters, flush, torch.bfloat16, roof)
-        mlp = bench_mlp(args.iters, flush, torch.bfloat16)
+    if args.only in ("all", "gemm", "small-m", "decode"):
+        rows = gemm_rows(args.quick)
+        if args.only != "all" and args.only != "gemm":
+            groups = ("decode", "mid") if args.only == "small-m" else ("decode",)
+            rows = [r for r in rows if r[0] in groups]
+        gemm = bench_gemm(rows, args.iters, flush, torch.bfloat16, roof)
+        if args.only != "decode":
+            mlp = bench_mlp(args.iters, flush, torch.bfloat16)
     if args.only in ("all", "fused"):
         fused = bench_fused(args.iters, flush, torch.bfloat16)
     write_report(args.out, gemm, mlp, roof, fused)

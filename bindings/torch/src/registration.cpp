@@ -1,10 +1,10 @@
 // The boxed kernel every bound op runs on CPU and CUDA, and the library's registrations.
 //
-// A call: wrap the inputs (non-mutated ones made contiguous by torch first), build the instance
-// cache key from the parameters, take the cached op instance (constructing it on first use),
-// infer the outputs with the op's generated check, allocate them with torch's allocator, and run
-// the op into them on torch's current stream. tileops errors leave as the torch exceptions
-// errors.hpp lists.
+// A call: wrap the inputs (non-mutated ones made contiguous by torch first), find the op instance
+// for the parameters (the thread's memo, else the instance cache by its key, constructing the
+// instance on first use), infer the outputs with the op's generated check, allocate them with
+// torch's allocator, and run the op into them on torch's current stream. tileops errors leave as
+// the torch exceptions errors.hpp lists.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -24,7 +24,9 @@
 #include "tileops_torch/conversion.hpp"
 #include "tileops_torch/errors.hpp"
 #include "tileops_torch/instance_cache.hpp"
+#include "tileops_torch/instance_memo.hpp"
 #include "tileops_torch/query.hpp"
+#include "tileops_torch/raising_autograd.hpp"
 #include "tileops_torch/registration.hpp"
 
 namespace tileops_torch {
@@ -68,17 +70,22 @@ class OpKernel final : public c10::OperatorKernel {
     }
     const WrappedInputs inputs = wrap_inputs(op_name_, schema, {given.data(), n_in});
     // Parameters and target, and the instance they key. The key names the device too: an
-    // instance settles its target on its first call.
-    const InstanceRequest request =
-        read_instance_request(op_name_, schema, args.slice(n_in),
-                              inputs.device ? inputs.device->str() : std::string("cpu"));
+    // instance settles its target on its first call. A repeated call finds its instance in the
+    // thread's memo without building the key.
+    const c10::ArrayRef<c10::IValue> params_and_target = args.slice(n_in);
+    tileops::Op* op = find_memoized(this, params_and_target, inputs.device);
     std::unique_ptr<tileops::Op> uncached;
-    tileops::Op* op = nullptr;
-    if (request.cacheable) {
-      op = &cached_instance(request, op_name_);
-    } else {
-      uncached = tileops::make_op(op_name_, request.params, request.target);
-      op = uncached.get();
+    if (op == nullptr) {
+      const InstanceRequest request =
+          read_instance_request(op_name_, schema, params_and_target,
+                                inputs.device ? inputs.device->str() : std::string("cpu"));
+      if (request.cacheable) {
+        op = &cached_instance(request, op_name_);
+        remember_instance(this, params_and_target, inputs.device, op);
+      } else {
+        uncached = tileops::make_op(op_name_, request.params, request.target);
+        op = uncached.get();
+      }
     }
     return run_into_new_outputs(op_name_, schema, *op, inputs);
   }
@@ -136,6 +143,16 @@ void define_ops(torch::Library& m, std::span<const BoundOp> ops,
   }
   m.def("_binding_problems() -> str[]", &binding_problems);
   m.def("_binding_instances() -> str[]", &binding_instances);
+  // The ops whose backward raises (raising_autograd.hpp), for tileops_torch._autograd.
+  static const std::vector<std::string> no_backward = [&] {
+    std::vector<std::string> names;
+    for (const BoundOp& op : ops) {
+      if (takes_raising_backward(op)) names.emplace_back(op.op);
+    }
+    return names;
+  }();
+  m.def("_binding_no_backward() -> str[]", [] { return no_backward; });
+  implement_raising_autograd(m, ops);
   define_queries(m, ops);
 }
 

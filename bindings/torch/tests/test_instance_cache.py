@@ -63,3 +63,27 @@ def test_concurrent_calls():
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
     assert instance_lines("LayerNormFwdOp", "cpu").count(
         "LayerNormFwdOp@cpu(normalized_shape=[24], eps=0.001)") == 1
+
+
+def test_the_thread_memo_tells_parameter_sets_apart():
+    # More parameter sets than the memo holds (16), called in turn twice, each checked against
+    # torch: a call never runs on the instance of another parameter set.
+    x = torch.randn(3, 8)
+    w = torch.randn(8)
+    eps_values = [10.0 ** -e for e in range(1, 21)]
+    for _ in range(2):
+        for eps in eps_values:
+            got = tileops_torch.RMSNormFwdOp(normalized_shape=[8], eps=eps)(x, w)
+            want = torch.nn.functional.rms_norm(x, (8,), w, eps)
+            torch.testing.assert_close(got, want)
+    # An int and a float of one value key one instance; a list parameter that changes after a call
+    # does not change what the earlier call's memo entry matches.
+    shape = [8]
+    op = tileops_torch.RMSNormFwdOp(normalized_shape=shape, eps=1)
+    torch.testing.assert_close(op(x, w), torch.nn.functional.rms_norm(x, (8,), w, 1.0))
+    shape.append(1)
+    torch.testing.assert_close(tileops_torch.RMSNormFwdOp(normalized_shape=[8], eps=1.0)(x, w),
+                               torch.nn.functional.rms_norm(x, (8,), w, 1.0))
+    lines = [line for line in instance_lines("RMSNormFwdOp", "cpu")
+             if line.startswith("RMSNormFwdOp@cpu(normalized_shape=[8], eps=1)")]
+    assert lines == ["RMSNormFwdOp@cpu(normalized_shape=[8], eps=1)"]

@@ -4,10 +4,13 @@ None (a model training through a tileops op would silently stop learning there).
 
 The forward is untouched: an op called on tensors that require grad still runs (inference
 without torch.no_grad() keeps working); only the backward raises.
+
+The library registers the raising backward itself, as a C++ kernel at the Autograd key
+(bindings/torch/src/raising_autograd.cpp): torch.library.register_autograd would put a Python
+function on the path of every call, grad or not.
 """
 
 import torch
-from torch._library import utils as _library_utils
 
 __all__ = ["NO_BACKWARD"]
 
@@ -16,29 +19,7 @@ __all__ = ["NO_BACKWARD"]
 NO_BACKWARD = []
 
 
-def _raising_backward(name, qualname):
-    def backward(ctx, *grads):
-        raise NotImplementedError(
-            f"{name} ({qualname}): tileops has no backward for this op yet, so gradients cannot "
-            f"flow through it; train with torch's op here, or call it under torch.no_grad() or "
-            f"torch.inference_mode() when no gradient is needed")
-
-    return backward
-
-
-def _no_context(ctx, inputs, output, keyword_only_inputs=None):
-    pass
-
-
 def register(ops):
-    """Registers the raising backward of every bound, functional op of ops (OPS)."""
-    for info in ops.values():
-        if info.composite or not info.torch_op or not hasattr(torch.ops.tileops, info.torch_op):
-            continue
-        overload = getattr(torch.ops.tileops, info.torch_op).default
-        if not _library_utils.is_functional_schema(overload._schema):
-            continue
-        qualname = f"tileops::{info.torch_op}"
-        torch.library.register_autograd(qualname, _raising_backward(info.name, qualname),
-                                        setup_context=_no_context)
-        NO_BACKWARD.append(info.name)
+    """Lists the bound ops (of ops, OPS) whose backward the library made raise."""
+    del ops  # the library decides; its list is the one source
+    NO_BACKWARD.extend(torch.ops.tileops._binding_no_backward())
