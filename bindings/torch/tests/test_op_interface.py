@@ -42,14 +42,18 @@ def test_eval_roofline_counts_the_last_call():
 
 
 def test_kernel_config_and_request_tune():
+    # Other suites may have made a softmax instance of these parameters on a GPU as well, so the
+    # queries name the device.
     op = tileops_torch.SoftmaxFwdOp(dim=-1)
     x = torch.randn(4, 33)
     expected = torch.softmax(x, -1)
     op(x)
-    assert isinstance(op.kernel_config(), str)
-    op.request_tune()  # the CPU kernels may have nothing to tune; the call must still be right
+    assert isinstance(op.kernel_config(device="cpu"), str)
+    # The CPU kernels may have nothing to tune; the call must still be right.
+    op.request_tune(device="cpu")
     torch.testing.assert_close(op(x), expected)
-    fresh = tileops_torch.LogSoftmaxFwdOp(dim=0)
+    # Parameters no other test uses, so no instance exists yet.
+    fresh = tileops_torch.LogSoftmaxFwdOp(dim=-2)
     with pytest.raises(ValueError, match="argument 'device': expected a device to tune on"):
         fresh.request_tune()
     fresh.request_tune(device="cpu")
