@@ -14,6 +14,20 @@ bool cublaslt_switched_off() {
   return v != nullptr && (std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0);
 }
 
+LtGemmShape lt_shape_of(const GemmCall& call) {
+  LtGemmShape s;
+  s.dtype = call.dtype;
+  s.batch = call.batch;
+  s.m = call.m;
+  s.n = call.n;
+  s.k = call.k;
+  s.trans_a = call.trans_a;
+  s.trans_b = call.trans_b;
+  s.bias = call.bias;
+  s.residual = call.residual;
+  return s;
+}
+
 bool CublasLtCandidate::offered(bool gated) {
   return !gated && !cublaslt_switched_off() && cublaslt_available();
 }
@@ -31,19 +45,9 @@ const LtGemmPlan* CublasLtCandidate::plan(const GemmCall& call) {
   std::lock_guard lock(mutex_);
   auto [it, made] = plans_.try_emplace(key);
   if (made) {
-    LtGemmShape s;
-    s.dtype = call.dtype;
-    s.batch = call.batch;
-    s.m = call.m;
-    s.n = call.n;
-    s.k = call.k;
-    s.trans_a = call.trans_a;
-    s.trans_b = call.trans_b;
-    s.bias = call.bias;
-    s.residual = call.residual;
     try {
       make_device_current(call.device.index);  // the heuristic reads the current device
-      it->second = std::make_unique<LtGemmPlan>(s);
+      it->second = std::make_unique<LtGemmPlan>(lt_shape_of(call));
     } catch (const RuntimeError&) {
       // No plan: kept as null, so the shape is not asked again.
     }

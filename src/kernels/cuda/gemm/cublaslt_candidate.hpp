@@ -18,6 +18,9 @@ namespace tileops::cuda {
 // Whether TILEOPS_CUBLASLT switches cuBLASLt off ("0" or "off"); read at each call.
 bool cublaslt_switched_off();
 
+// The cuBLASLt problem of a (not gated) GEMM call, its operands on 16 bytes.
+LtGemmShape lt_shape_of(const GemmCall& call);
+
 class CublasLtCandidate {
  public:
   // Whether cuBLASLt can be a candidate for a kernel serving calls of this kind: it is loaded,

@@ -42,16 +42,7 @@ class GemmCublasLt final : public GemmKernel {
   }
 
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
-    LtGemmShape shape;
-    shape.dtype = call.dtype;
-    shape.batch = call.batch;
-    shape.m = call.m;
-    shape.n = call.n;
-    shape.k = call.k;
-    shape.trans_a = call.trans_a;
-    shape.trans_b = call.trans_b;
-    shape.bias = call.bias;
-    shape.residual = call.residual;
+    const LtGemmShape shape = lt_shape_of(call);
     return {
         fmt::format("{},{},{},{},{},{}{},{}{}", dtype_name(call.dtype), call.batch, call.m, call.n,
                     call.k, call.trans_a, call.trans_b, call.bias, call.residual),
