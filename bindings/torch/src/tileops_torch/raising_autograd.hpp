@@ -4,7 +4,7 @@
 // learning there). The forward is untouched: called on tensors that require grad it still runs.
 //
 // A C++ kernel at the Autograd key, not torch.library.register_autograd: the Python one runs on
-// every call, grad or not, and cost about 8 us of a 12 us call on the CPU.
+// every call, grad or not.
 #pragma once
 
 #include <span>
