@@ -180,7 +180,7 @@ std::vector<Tensor> make_inputs(std::string_view op, const OpSchema& schema,
     }
     std::optional<Tensor> made;
     if (ref && ref->make_input)
-      made = ref->make_input(static_cast<int>(i), *shapes[i], d, seed + i);
+      made = ref->make_input(static_cast<int>(i), *shapes[i], d, seed + i, shapes);
     inputs.push_back(made ? *made : random_tensor(*shapes[i], d, seed * 7919 + i));
   }
   return inputs;

@@ -31,9 +31,12 @@ using ReferenceFn =
     std::function<ReferenceResult(const ParamMap& params, std::span<const Tensor> inputs)>;
 
 // Makes one input for tests and `tileops run` when plain uniform values in [-1, 1] would not do
-// (a variance must be positive). Returns nullopt to use the default.
-using InputMaker = std::function<std::optional<Tensor>(int input_index, const Shape& shape,
-                                                       DType dtype, uint64_t seed)>;
+// (a variance must be positive, an index must lie inside the tensor it indexes). `shapes` holds
+// every input's shape of the call (nullopt for an absent optional input). Returns nullopt to use
+// the default.
+using InputMaker = std::function<std::optional<Tensor>(
+    int input_index, const Shape& shape, DType dtype, uint64_t seed,
+    std::span<const std::optional<Shape>> shapes)>;
 
 struct ReferenceEntry {
   ReferenceFn compute;

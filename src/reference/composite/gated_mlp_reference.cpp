@@ -59,7 +59,8 @@ ReferenceResult gated_mlp_reference(const ParamMap&, std::span<const Tensor> in)
 // variance preserving), so every stage's values stay O(1) as in a real MLP. With +-1 weights the
 // hidden values would grow like sqrt(H), and a one-ulp difference in one of them (fp32 sums
 // that round to the other side of a 16-bit value) would move the output past its tolerance.
-std::optional<Tensor> gated_mlp_input(int index, const Shape& shape, DType dtype, uint64_t seed) {
+std::optional<Tensor> gated_mlp_input(int index, const Shape& shape, DType dtype, uint64_t seed,
+                                      std::span<const std::optional<Shape>>) {
   if (index == 0 || shape.rank() != 2 || shape[1] == 0) return std::nullopt;
   const double bound = std::sqrt(3.0 / static_cast<double>(shape[1]));
   return random_tensor(shape, dtype, seed, -bound, bound);

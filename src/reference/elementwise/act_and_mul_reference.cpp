@@ -35,7 +35,8 @@ ReferenceResult act_and_mul_reference(const ParamMap&, std::span<const Tensor> i
 }
 
 // Uniform in [-8, 8]: [-1, 1] would test only the activation's bend, not its tails.
-std::optional<Tensor> act_and_mul_input(int, const Shape& shape, DType dtype, uint64_t seed) {
+std::optional<Tensor> act_and_mul_input(int, const Shape& shape, DType dtype, uint64_t seed,
+                                        std::span<const std::optional<Shape>>) {
   return random_tensor(shape, dtype, seed, -8.0, 8.0);
 }
 

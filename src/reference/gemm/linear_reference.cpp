@@ -97,8 +97,8 @@ ReferenceResult gated_linear_reference(const ParamMap& params, std::span<const T
 // Weights uniform in +-sqrt(27 / K): with x in [-1, 1] the gate and up sums have a standard
 // deviation of about 1.7, so the activations' bends and tails are both exercised while the
 // product stays of order one (with +-1 weights it would grow like K).
-std::optional<Tensor> gated_linear_input(int index, const Shape& shape, DType dtype,
-                                         uint64_t seed) {
+std::optional<Tensor> gated_linear_input(int index, const Shape& shape, DType dtype, uint64_t seed,
+                                         std::span<const std::optional<Shape>>) {
   if (index != 1 || shape.rank() != 2 || shape[1] == 0) return std::nullopt;
   const double bound = std::sqrt(27.0 / static_cast<double>(shape[1]));
   return random_tensor(shape, dtype, seed, -bound, bound);

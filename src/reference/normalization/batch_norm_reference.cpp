@@ -55,7 +55,7 @@ ReferenceResult batch_norm_reference(const ParamMap& params, std::span<const Ten
 }
 
 std::optional<Tensor> make_batch_norm_input(int input_index, const Shape& shape, DType dtype,
-                                            uint64_t seed) {
+                                            uint64_t seed, std::span<const std::optional<Shape>>) {
   if (input_index != kRunningVar) return std::nullopt;
   return random_tensor(shape, dtype, seed, 0.5, 1.5);
 }

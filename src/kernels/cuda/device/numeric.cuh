@@ -4,6 +4,7 @@
 
 namespace tileops::dev {
 
+using i32 = int;
 using i64 = long long;
 using u64 = unsigned long long;
 using u32 = unsigned int;

@@ -1,0 +1,90 @@
+// RotaryEmbeddingFwdOp on the GPU against the float64 reference, every output element, outputs
+// poisoned first, fresh random inputs each run (skipped without a GPU): NeoX and GPT-J pairing,
+// partial rotary dims, grouped key heads, every query dtype; int64 positions with a float32 cache;
+// and in place, which must equal the out-of-place call bit for bit.
+#include <cstring>
+
+#include "support/cuda_support.hpp"
+#include "support/test_support.hpp"
+#include "tileops/ops/position_encoding/rotary_embedding_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+struct Rotary {
+  int64_t tokens, query_heads, key_heads, head_dim, cache_rows, rotary_dim;
+};
+
+std::vector<std::optional<Shape>> shapes_of(const Rotary& r) {
+  return {Shape{r.tokens}, Shape{r.tokens, r.query_heads, r.head_dim},
+          Shape{r.tokens, r.key_heads, r.head_dim}, Shape{r.cache_rows, r.rotary_dim}};
+}
+
+class CudaRotary : public ::testing::TestWithParam<DType> {};
+
+TEST_P(CudaRotary, NeoxAndGptjMatchTheReference) {
+  TILEOPS_REQUIRE_CUDA();
+  const Rotary shapes[] = {{1, 32, 8, 128, 8192, 128},   {37, 5, 1, 64, 100, 64},
+                           {9, 3, 3, 96, 50, 32},        {2, 2, 2, 2, 4, 2},
+                           {513, 16, 16, 256, 2048, 64}, {4096, 32, 8, 128, 8192, 128}};
+  for (bool neox : {true, false}) {
+    RotaryEmbeddingFwdOp op({.is_neox = neox});
+    for (const Rotary& r : shapes) {
+      EXPECT_TRUE(cuda_matches_reference(op, shapes_of(r), GetParam()))
+          << "is_neox=" << neox << " tokens=" << r.tokens << " rotary_dim=" << r.rotary_dim;
+      EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_cuda");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaRotary,
+                         ::testing::Values(DType::kFloat16, DType::kBFloat16, DType::kFloat32),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+std::vector<Tensor> host_inputs(const RotaryEmbeddingFwdOp& op, const Rotary& r, DType dtype,
+                                uint64_t seed) {
+  return make_inputs(op.schema().name, op.schema(), shapes_of(r), dtype, seed);
+}
+
+// int64 positions and a float32 cache beside bf16 query and key; then in place on the device.
+TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
+  TILEOPS_REQUIRE_CUDA();
+  for (bool neox : {true, false}) {
+    RotaryEmbeddingFwdOp op({.is_neox = neox});
+    const Rotary r{77, 8, 2, 128, 1000, 96};
+    const uint64_t seed = testing::fresh_seed();
+    std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, seed);
+    host[0] = random_tensor(Shape{r.tokens}, DType::kInt64, seed + 1, 0.0, double(r.cache_rows));
+    host[3] = host_inputs(op, r, DType::kFloat32, seed)[3];
+    const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
+    std::vector<Tensor> dev;
+    for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+    std::vector<Tensor> out;
+    for (const TensorDesc& d : op.infer_outputs(dev)) {
+      out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
+      cuda::fill_bytes(out.back(), 0xff);
+    }
+    op.call_into(dev, out);
+    for (size_t i = 0; i < 2; ++i) {
+      const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
+      cuda::copy(got, out[i]);
+      const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
+      EXPECT_TRUE(c.ok()) << "is_neox=" << neox << " output " << i << ": " << c.str();
+    }
+    // In place: the inputs become the outputs, bit for bit those of the call above.
+    op.call_into(dev, std::vector<Tensor>{dev[1], dev[2]});
+    for (size_t i = 0; i < 2; ++i) {
+      const Tensor in_place = Tensor::empty(out[i].shape(), out[i].dtype());
+      const Tensor fresh = Tensor::empty(out[i].shape(), out[i].dtype());
+      cuda::copy(in_place, dev[1 + i]);
+      cuda::copy(fresh, out[i]);
+      EXPECT_EQ(std::memcmp(in_place.data(), fresh.data(), fresh.nbytes()), 0)
+          << "is_neox=" << neox << " output " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tileops
