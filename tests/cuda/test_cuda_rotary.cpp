@@ -1,12 +1,16 @@
 // RotaryEmbeddingFwdOp on the GPU against the float64 reference, every output element, outputs
-// poisoned first, fresh random inputs each run (skipped without a GPU): NeoX and GPT-J pairing,
-// partial rotary dims, grouped key heads, every query dtype; int64 positions with a float32 cache;
-// and in place, which must equal the out-of-place call bit for bit.
+// poisoned first, fresh random inputs each run (skipped without a GPU), on both implementations
+// (pairs for few tokens, a block per token for many): NeoX and GPT-J pairing, partial rotary
+// dims, grouped key heads, every query dtype; int64 positions with a float32 cache; and in place,
+// which must equal the out-of-place call bit for bit.
 #include <cstring>
+#include <utility>
 
 #include "support/cuda_support.hpp"
 #include "support/test_support.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/position_encoding/rotary_embedding_fwd_op.hpp"
+#include "tileops/runtime/cuda.hpp"
 
 namespace tileops {
 namespace {
@@ -17,6 +21,12 @@ struct Rotary {
   int64_t tokens, query_heads, key_heads, head_dim, cache_rows, rotary_dim;
 };
 
+// The implementation dispatch picks: a block per token from 4 tokens an SM.
+std::string expected_kernel(int64_t tokens) {
+  return tokens >= 4 * read_device_facts(Device::cuda(0)).sm_count ? "rotary_embedding_tokens_cuda"
+                                                                   : "rotary_embedding_pairs_cuda";
+}
+
 std::vector<std::optional<Shape>> shapes_of(const Rotary& r) {
   return {Shape{r.tokens}, Shape{r.tokens, r.query_heads, r.head_dim},
           Shape{r.tokens, r.key_heads, r.head_dim}, Shape{r.cache_rows, r.rotary_dim}};
@@ -26,15 +36,16 @@ class CudaRotary : public ::testing::TestWithParam<DType> {};
 
 TEST_P(CudaRotary, NeoxAndGptjMatchTheReference) {
   TILEOPS_REQUIRE_CUDA();
-  const Rotary shapes[] = {{1, 32, 8, 128, 8192, 128},   {37, 5, 1, 64, 100, 64},
-                           {9, 3, 3, 96, 50, 32},        {2, 2, 2, 2, 4, 2},
-                           {513, 16, 16, 256, 2048, 64}, {4096, 32, 8, 128, 8192, 128}};
+  const Rotary shapes[] = {
+      {1, 32, 8, 128, 8192, 128}, {37, 5, 1, 64, 100, 64},      {9, 3, 3, 96, 50, 32},
+      {2, 2, 2, 2, 4, 2},         {513, 16, 16, 256, 2048, 64}, {4096, 32, 8, 128, 8192, 128},
+      {600, 5, 1, 64, 100, 64},   {1000, 3, 3, 96, 50, 32},     {2000, 16, 16, 256, 2048, 64}};
   for (bool neox : {true, false}) {
     RotaryEmbeddingFwdOp op({.is_neox = neox});
     for (const Rotary& r : shapes) {
       EXPECT_TRUE(cuda_matches_reference(op, shapes_of(r), GetParam()))
           << "is_neox=" << neox << " tokens=" << r.tokens << " rotary_dim=" << r.rotary_dim;
-      EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_cuda");
+      EXPECT_EQ(op.last_call()->served_by, expected_kernel(r.tokens));
     }
   }
 }
@@ -51,9 +62,10 @@ std::vector<Tensor> host_inputs(const RotaryEmbeddingFwdOp& op, const Rotary& r,
 // int64 positions and a float32 cache beside bf16 query and key; then in place on the device.
 TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
   TILEOPS_REQUIRE_CUDA();
-  for (bool neox : {true, false}) {
+  for (auto [neox, tokens] :
+       {std::pair{true, 77}, std::pair{false, 77}, std::pair{true, 700}, std::pair{false, 700}}) {
     RotaryEmbeddingFwdOp op({.is_neox = neox});
-    const Rotary r{77, 8, 2, 128, 1000, 96};
+    const Rotary r{tokens, 8, 2, 128, 1000, 96};
     const uint64_t seed = testing::fresh_seed();
     std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, seed);
     host[0] = random_tensor(Shape{r.tokens}, DType::kInt64, seed + 1, 0.0, double(r.cache_rows));
@@ -67,6 +79,7 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
       cuda::fill_bytes(out.back(), 0xff);
     }
     op.call_into(dev, out);
+    EXPECT_EQ(op.last_call()->served_by, expected_kernel(r.tokens));
     for (size_t i = 0; i < 2; ++i) {
       const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
       cuda::copy(got, out[i]);

@@ -1,5 +1,11 @@
-// RotaryEmbeddingFwdOp on CUDA: one specialisation per (query dtype, cache dtype, position dtype,
-// pairing), built on first use.
+// RotaryEmbeddingFwdOp on CUDA: two implementations, chosen by dispatch.
+// `rotary_embedding_pairs_cuda` (general) spreads the rotated pairs of every token over the whole
+// grid, so one decode token still fills many blocks; `rotary_embedding_tokens_cuda` (preferred
+// where it serves) gives each token a block that reads its cache row once into shared memory, for
+// prefill-sized calls. One specialisation each per (query dtype, cache dtype, position dtype,
+// pairing), built on first use. Measured on the H200: docs/perf/h200-multicast-2026-12-02.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "kernels/cuda/common/elementwise_launch.hpp"
@@ -10,73 +16,156 @@
 namespace tileops::cuda {
 namespace {
 
-KernelSpec rotary_spec(DType dtype, DType cache, DType positions, bool neox) {
-  return KernelSpec("position_encoding/rotary_embedding.cu", "rotary_embedding_kernel",
+KernelSpec rotary_spec(const char* file, const char* entry, DType dtype, DType cache,
+                       DType positions, bool neox) {
+  return KernelSpec(file, entry,
                     {KernelConstant::type_of("T", cuda_type(dtype)),
                      KernelConstant::type_of("C", cuda_type(cache)),
                      KernelConstant::type_of("P", positions == DType::kInt32 ? "i32" : "i64"),
                      KernelConstant::boolean("IS_NEOX", neox)});
 }
+KernelSpec pairs_spec(DType dtype, DType cache, DType positions, bool neox) {
+  return rotary_spec("position_encoding/rotary_pairs.cu", "rotary_pairs_kernel", dtype, cache,
+                     positions, neox);
+}
+KernelSpec tokens_spec(DType dtype, DType cache, DType positions, bool neox) {
+  return rotary_spec("position_encoding/rotary_tokens.cu", "rotary_tokens_kernel", dtype, cache,
+                     positions, neox);
+}
 
-class RotaryEmbeddingCuda final : public RotaryEmbeddingKernel {
+// The kernels' arguments, in their order.
+struct RotaryArgs {
+  const void *positions, *query, *key, *cache;
+  void *query_out, *key_out;
+  int64_t tokens, max_position;
+  int query_heads, key_heads, head_dim, rotary_dim;
+  int copy_rest;  // in place, the passed-through dims are already where they belong
+
+  RotaryArgs(const RotaryEmbeddingCall& call, const Tensor& p, const Tensor& q, const Tensor& k,
+             const Tensor& c, const Tensor& qo, const Tensor& ko)
+      : positions(p.data()),
+        query(q.data()),
+        key(k.data()),
+        cache(c.data()),
+        query_out(qo.data()),
+        key_out(ko.data()),
+        tokens(call.tokens),
+        max_position(call.max_position),
+        query_heads(static_cast<int>(call.query_heads)),
+        key_heads(static_cast<int>(call.key_heads)),
+        head_dim(static_cast<int>(call.head_dim)),
+        rotary_dim(static_cast<int>(call.rotary_dim)),
+        copy_rest((query_out != query || key_out != key) && rotary_dim < head_dim ? 1 : 0) {}
+};
+
+// The build and registration facts both implementations share: one entry per specialisation.
+template <typename Derived>
+class RotaryCuda : public RotaryEmbeddingKernel {
  public:
   using Interface = RotaryEmbeddingKernel;
   static constexpr DeviceType devices[] = {kCUDA};
-
-  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call, const DeviceFacts&) {
-    // Heads and dims are ints in the kernel.
-    if (call.query_heads + call.key_heads >= (int64_t{1} << 31) ||
-        call.head_dim >= (int64_t{1} << 31)) {
-      return std::string("heads or head_dim reach 2^31");
-    }
-    return std::nullopt;
-  }
 
   static BuildPlan entry_for(const RotaryEmbeddingCall& call, const DeviceFacts&) {
     const DType d = call.dtype, c = call.cache_dtype, p = call.position_dtype;
     const bool neox = call.is_neox;
     return {fmt::format("{},{},{},{}", dtype_name(d), dtype_name(c), dtype_name(p), neox),
-            [=] { return std::make_unique<RotaryEmbeddingCuda>(d, c, p, neox); }};
+            [=] { return std::make_unique<Derived>(d, c, p, neox); }};
+  }
+};
+
+class RotaryPairsCuda final : public RotaryCuda<RotaryPairsCuda> {
+ public:
+  static constexpr bool general = true;
+
+  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call, const DeviceFacts&) {
+    if (call.query_heads + call.key_heads >= (int64_t{1} << 31) ||
+        call.head_dim >= (int64_t{1} << 31)) {
+      return std::string("heads or head_dim reach 2^31");  // ints in the kernel
+    }
+    return std::nullopt;
   }
 
-  RotaryEmbeddingCuda(DType dtype, DType cache, DType positions, bool neox)
-      : fn_(rotary_spec(dtype, cache, positions, neox)) {}
+  RotaryPairsCuda(DType dtype, DType cache, DType positions, bool neox)
+      : fn_(pairs_spec(dtype, cache, positions, neox)) {}
 
   void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
            const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
            const Tensor& key_out) override {
     if (call.tokens == 0) return;
     const int device = device_of(query);
-    const void* pp = positions.data();
-    const void* qp = query.data();
-    const void* kp = key.data();
-    const void* cp = cos_sin_cache.data();
-    void* qo = query_out.data();
-    void* ko = key_out.data();
-    int64_t tokens = call.tokens, max_position = call.max_position;
-    int qh = static_cast<int>(call.query_heads), kh = static_cast<int>(call.key_heads);
-    int d = static_cast<int>(call.head_dim), r = static_cast<int>(call.rotary_dim);
-    // In place the passed-through dims are already where they belong.
-    int copy_rest = (qo != qp || ko != kp) && r < d ? 1 : 0;
-    const int64_t items = tokens * (qh + kh) * (int64_t{r} / 2 + (copy_rest ? int64_t{d} - r : 0));
+    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
+    const int64_t per_head = a.rotary_dim / 2 + (a.copy_rest ? a.head_dim - a.rotary_dim : 0);
     launch_elementwise(
-        fn_.get(device), device, items,
-        {&pp, &qp, &kp, &cp, &qo, &ko, &tokens, &qh, &kh, &d, &r, &max_position, &copy_rest});
+        fn_.get(device), device, a.tokens * (a.query_heads + a.key_heads) * per_head,
+        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
+         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
   }
 
  private:
   CudaFunction fn_;
 };
 
-const StaticKernelRegistration<RotaryEmbeddingCuda> kRegistration("RotaryEmbeddingFwdOp",
-                                                                  "rotary_embedding_cuda");
+// Tokens at and above which a block per token fills the device: 4 blocks of 256 threads an SM.
+constexpr int64_t kTokensPerSm = 4;
+
+class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
+ public:
+  static constexpr unsigned kBlock = 256;
+
+  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
+                                            const DeviceFacts& facts) {
+    if (call.tokens < kTokensPerSm * facts.sm_count) {
+      return fmt::format(
+          "{} tokens: under {} a block per token leaves SMs idle (a decode step's few tokens "
+          "are spread over pairs)",
+          call.tokens, kTokensPerSm * facts.sm_count);
+    }
+    if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
+      return std::string("a token's heads x head_dim reach 2^31");  // ints in the kernel
+    }
+    if (call.rotary_dim * 4 > 48 * 1024) {
+      return fmt::format("rotary_dim {}: its cache row does not fit 48 KiB of shared memory",
+                         call.rotary_dim);
+    }
+    return std::nullopt;
+  }
+
+  RotaryTokensCuda(DType dtype, DType cache, DType positions, bool neox)
+      : fn_(tokens_spec(dtype, cache, positions, neox)) {}
+
+  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
+           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
+           const Tensor& key_out) override {
+    if (call.tokens == 0) return;
+    const int device = device_of(query);
+    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
+    // A block per token (grid-strided past 65535 tokens); it walks its token's pairs.
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
+    launch(
+        fn_.get(device), device, blocks, 1, kBlock,
+        static_cast<unsigned>(a.rotary_dim * sizeof(float)),
+        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
+         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+  }
+
+ private:
+  CudaFunction fn_;
+};
+
+const StaticKernelRegistration<RotaryPairsCuda> kPairs("RotaryEmbeddingFwdOp",
+                                                       "rotary_embedding_pairs_cuda");
+const StaticKernelRegistration<RotaryTokensCuda> kTokens("RotaryEmbeddingFwdOp",
+                                                         "rotary_embedding_tokens_cuda");
 const bool kVariants = [] {
   register_cuda_variants("rotary_embedding", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32})
       for (DType c : {DType::kFloat16, DType::kBFloat16, DType::kFloat32})
         for (DType p : {DType::kInt32, DType::kInt64})
-          for (bool neox : {true, false}) v.push_back(rotary_spec(d, c, p, neox).source());
+          for (bool neox : {true, false}) {
+            v.push_back(pairs_spec(d, c, p, neox).source());
+            v.push_back(tokens_spec(d, c, p, neox).source());
+          }
     return v;
   });
   return true;

@@ -1,21 +1,22 @@
-// Rotary embedding with per-token positions (RotaryEmbeddingFwdOp): query [T, QH, D] and key
-// [T, KH, D] rotate the first R dims of each head by the angles of their token's position, read
-// from cos_sin_cache [P, R] (cos of R/2 frequencies, then their sin). Work items, walked by a
-// grid-stride loop: first one per rotated pair (token, head of query then key, i < R/2), so that
-// consecutive threads read consecutive cache entries and elements of one head; then, when the
-// outputs are not the inputs, one per passed-through element (j in [R, D)). A pair is read before
-// it is written by the same thread, so in place needs nothing more. Positions outside [0, P) are
-// clamped into the cache (the op documents them as the caller's error). Prelude: T (query and
-// key), C (cache), P (positions), IS_NEOX.
+// Rotary embedding with per-token positions (RotaryEmbeddingFwdOp), spread over pairs for few
+// tokens: query [T, QH, D] and key [T, KH, D] rotate the first R dims of each head by the angles
+// of their token's position, read from cos_sin_cache [P, R] (cos of R/2 frequencies, then their
+// sin). Work items, walked by a grid-stride loop over the whole grid: first one per rotated pair
+// (token, head of query then key, i < R/2), so that consecutive threads read consecutive cache
+// entries and elements of one head; then, when the outputs are not the inputs, one per
+// passed-through element (j in [R, D)). A pair is read before it is written by the same thread, so
+// in place needs nothing more. Positions outside [0, P) are clamped into the cache (the op
+// documents them as the caller's error). Prelude: T (query and key), C (cache), P (positions),
+// IS_NEOX.
 #include "device/numeric.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void rotary_embedding_kernel(const P* __restrict__ positions, const T* q,
-                                                   const T* k, const C* __restrict__ cache,
-                                                   T* q_out, T* k_out, i64 tokens, int query_heads,
-                                                   int key_heads, int head_dim, int rotary_dim,
-                                                   i64 max_position, int copy_rest) {
+extern "C" __global__ void rotary_pairs_kernel(const P* __restrict__ positions, const T* q,
+                                               const T* k, const C* __restrict__ cache, T* q_out,
+                                               T* k_out, i64 tokens, int query_heads, int key_heads,
+                                               int head_dim, int rotary_dim, i64 max_position,
+                                               int copy_rest) {
   const int half = rotary_dim / 2;
   const int heads = query_heads + key_heads;
   const i64 pairs = tokens * heads * half;

@@ -1,0 +1,77 @@
+// Which CUDA implementation of RotaryEmbeddingFwdOp dispatch picks, and why it drops the other:
+// decided from the call spec and device facts alone (an H200's, installed for the test), so it
+// runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "support/scoped_state.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
+#include "tileops/ops/position_encoding/rotary_embedding_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+const DeviceFacts kH200{90, 132, "h200", 232448};
+
+class RotarySelection final : public gen::RotaryEmbeddingFwdOpBase {
+ public:
+  RotarySelection() : RotaryEmbeddingFwdOpBase({}, RotaryEmbeddingFwdOp::decl(), {}) {}
+  std::string key(const RotaryEmbeddingCall& call) const {
+    return key_for<RotaryEmbeddingKernel>(call);
+  }
+
+ private:
+  void forward(const Tensor&, const Tensor&, const Tensor&, const Tensor&, Tensor&,
+               Tensor&) override {}
+};
+
+RotaryEmbeddingCall call_of(int64_t tokens, int64_t rotary_dim = 128) {
+  RotaryEmbeddingCall c;
+  c.device = Device::cuda(0);
+  c.dtype = DType::kBFloat16;
+  c.cache_dtype = DType::kFloat32;
+  c.position_dtype = DType::kInt64;
+  c.tokens = tokens;
+  c.query_heads = 32;
+  c.key_heads = 8;
+  c.head_dim = std::max<int64_t>(128, rotary_dim);
+  c.rotary_dim = rotary_dim;
+  c.max_position = 8192;
+  return c;
+}
+
+std::pair<std::string, std::map<std::string, std::string>> decide(const RotaryEmbeddingCall& call) {
+  RotarySelection op;
+  DispatchTrace trace;
+  const std::string key = op.key(call);
+  std::map<std::string, std::string> dropped;
+  for (const auto& [k, why] : trace.decisions().back().dropped) dropped[k] = why;
+  return {key, dropped};
+}
+
+TEST(RotaryDispatch, DecodeTokensAreSpreadOverPairs) {
+  testing::ScopedDeviceFacts facts(kCUDA, kH200);
+  for (int64_t tokens : {1, 64, 527}) {
+    const auto [winner, dropped] = decide(call_of(tokens));
+    EXPECT_EQ(winner, "rotary_embedding_pairs_cuda") << tokens;
+    EXPECT_NE(dropped.at("rotary_embedding_tokens_cuda").find("a block per token leaves SMs idle"),
+              std::string::npos)
+        << dropped.at("rotary_embedding_tokens_cuda");
+  }
+}
+
+TEST(RotaryDispatch, PrefillTakesABlockPerToken) {
+  testing::ScopedDeviceFacts facts(kCUDA, kH200);
+  const auto [winner, dropped] = decide(call_of(528));
+  EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_pairs_cuda"),
+            "general: ranks below every specialised implementation");
+  // A cache row too wide for the block's shared memory goes to the pairs kernel.
+  EXPECT_EQ(decide(call_of(4096, 16384)).first, "rotary_embedding_pairs_cuda");
+}
+
+}  // namespace
+}  // namespace tileops
