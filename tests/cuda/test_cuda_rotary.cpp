@@ -9,6 +9,7 @@
 #include "support/cuda_support.hpp"
 #include "support/test_support.hpp"
 #include "tileops/framework/device_facts.hpp"
+#include "tileops/ops/position_encoding/rotary_cos_sin_cache_fwd_op.hpp"
 #include "tileops/ops/position_encoding/rotary_embedding_fwd_op.hpp"
 #include "tileops/runtime/cuda.hpp"
 
@@ -95,6 +96,27 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
       cuda::copy(fresh, out[i]);
       EXPECT_EQ(std::memcmp(in_place.data(), fresh.data(), fresh.nbytes()), 0)
           << "is_neox=" << neox << " output " << i;
+    }
+  }
+}
+
+// The cos/sin cache built on the device, for the default, Llama-3 and YaRN scaling, against the
+// float64 reference.
+TEST(CudaRotaryCosSinCache, EveryScalingMatchesTheReference) {
+  TILEOPS_REQUIRE_CUDA();
+  using Params = RotaryCosSinCacheFwdOp::Params;
+  const Params cases[] = {
+      {.rotary_dim = 128},
+      {.rotary_dim = 128, .base = 500000.0, .scaling = "llama3", .factor = 8.0},
+      {.rotary_dim = 64, .scaling = "yarn", .factor = 4.0, .original_max_position = 4096},
+      {.rotary_dim = 512, .scaling = "yarn", .factor = 40.0, .attn_factor = 0.7},
+      {.rotary_dim = 2}};
+  for (const Params& p : cases) {
+    RotaryCosSinCacheFwdOp op(p);
+    for (DType positions : {DType::kInt32, DType::kInt64}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{3000}}, positions))
+          << p.scaling << " rotary_dim=" << *p.rotary_dim;
+      EXPECT_EQ(op.last_call()->served_by, "rotary_cos_sin_cache_cuda");
     }
   }
 }
