@@ -83,7 +83,12 @@ TEST(TorchEmitter, EveryParamTypeMapsToASchemaType) {
   EXPECT_TRUE(contains(r.files.python, "table = _param_as(_op, 'table', table, 'tensor', True)"));
   EXPECT_TRUE(contains(r.files.python, "alpha = _param_as(_op, 'alpha', alpha, 'number', False)"));
   EXPECT_TRUE(contains(r.files.python, "self._target = _target_as('GoodFwdOp', target)"));
-  EXPECT_TRUE(contains(r.files.python, "table=self._params[10][1], target=self._target)"));
+  // The custom op's arguments after the inputs, made once: positional up to the schema's `*`.
+  EXPECT_TRUE(contains(r.files.python,
+                       "self._args = (n, k, f, g, alpha, beta, on, mode, dims, dtype, table)"));
+  EXPECT_TRUE(contains(r.files.python, "self._kw = {}\n        if self._target is not None:"));
+  EXPECT_TRUE(contains(r.files.python, "return _good_fwd_overload(x, *self._args, **self._kw)"))
+      << r.files.python;
 }
 
 TEST(TorchEmitter, MutatedOptionalAndKeywordOnlyArguments) {
