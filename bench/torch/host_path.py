@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Host cost of one call through tileops_torch, beside torch eager, on a CUDA device (issue 9,
-item 2). Each row: calls are made back to back on one 4096-wide bf16 row (the kernels finish
+item 2). Each row: calls are made back to back on one row (4096 bf16 by default; the kernels finish
 faster than the host enqueues them), timed with perf_counter over N calls; the median over R
 rounds, the device synchronised between rounds. Rows separate the layers of a tileops call:
 
@@ -9,6 +9,7 @@ rounds, the device synchronised between rounds. Rows separate the layers of a ti
   op class                          + the Python class (what users call)
 
     python3 bench/torch/host_path.py [--calls N] [--rounds R] [--out FILE.json]
+        [--device cpu --width 64 --dtype float32]
 """
 import argparse
 import json
@@ -48,23 +49,27 @@ def main():
     p.add_argument("--device", default="cuda",
                    help="cpu times the binding's layers without a launch (the kernels then run "
                         "on the host, inside the figures)")
+    p.add_argument("--width", type=int, default=4096,
+                   help="the row's width (on the CPU a narrow row keeps the kernel out of the way)")
+    p.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float16", "float32"])
     args = p.parse_args()
-    x = torch.randn(1, 4096, device=args.device, dtype=torch.bfloat16)
-    w = torch.randn(4096, device=args.device, dtype=torch.bfloat16)
-    y = torch.randn(1, 4096, device=args.device, dtype=torch.bfloat16)
-    rms = tileops_torch.RMSNormFwdOp(normalized_shape=[4096], eps=1e-6)
+    n, dt = args.width, getattr(torch, args.dtype)
+    x = torch.randn(1, n, device=args.device, dtype=dt)
+    w = torch.randn(n, device=args.device, dtype=dt)
+    y = torch.randn(1, n, device=args.device, dtype=dt)
+    rms = tileops_torch.RMSNormFwdOp(normalized_shape=[n], eps=1e-6)
     add = tileops_torch.AddFwdOp()
     rms_overload = torch.ops.tileops.rms_norm_fwd.default
     add_overload = torch.ops.tileops.add_fwd.default
     rows = [
         ("torch eager: x + y", lambda: x + y),
-        ("torch eager: F.rms_norm", lambda: F.rms_norm(x, (4096,), w, 1e-6)),
+        ("torch eager: F.rms_norm", lambda: F.rms_norm(x, (n,), w, 1e-6)),
         ("torch.ops.aten.add.Tensor (overload object)", lambda: torch.ops.aten.add.Tensor(x, y)),
         ("tileops AddFwdOp: overload, positional", lambda: add_overload(x, y)),
         ("tileops AddFwdOp: op class", lambda: add(x, y)),
-        ("tileops RMSNormFwdOp: overload, positional", lambda: rms_overload(x, w, [4096], 1e-6)),
+        ("tileops RMSNormFwdOp: overload, positional", lambda: rms_overload(x, w, [n], 1e-6)),
         ("tileops RMSNormFwdOp: overload, keywords",
-         lambda: rms_overload(x, w, normalized_shape=[4096], eps=1e-6, target=None)),
+         lambda: rms_overload(x, w, normalized_shape=[n], eps=1e-6, target=None)),
         ("tileops RMSNormFwdOp: op class", lambda: rms(x, w)),
     ]
     results = []
