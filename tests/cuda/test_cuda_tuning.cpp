@@ -137,6 +137,47 @@ TEST_F(CudaClusteredTiles, ClustersWalkSeveralPairs) {
   for (const std::string& tile : clustered_) every_layout(tile, 2056, 2000, 136);
 }
 
+// Every tile through each epilogue: TMA stores (a plain call, a bias, a gated call, a batch whose
+// problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
+TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
+  const std::vector<std::string> tiles{"128x256x64/s4",    "128x128x64/s6",   "64x256x64/s5",
+                                       "64x128x64/s8",     "64x64x64/s12",    "64x32x64/s16",
+                                       "128x256x64/s4/c2", "128x128x64/s6/c2"};
+  const int64_t m = 200, n = 328, k = 264;
+  for (const std::string& tile : tiles) {
+    force(tile, m, n, k, false, true);
+    LinearFwdOp linear;
+    linear.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(linear, {Shape{m, k}, Shape{n, k}, Shape{n}}, DType::kBFloat16))
+        << tile << " bias";
+    EXPECT_EQ(linear.kernel_config(), "tile=" + tile);
+    EXPECT_TRUE(cuda_matches_reference(linear, {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}},
+                                       DType::kBFloat16))
+        << tile << " bias and residual";
+    force(tile, m, 330, k, false, true);
+    GemmFwdOp odd_n({.trans_a = false, .trans_b = true});
+    odd_n.request_tune();
+    EXPECT_TRUE(cuda_matches_reference(odd_n, {Shape{m, k}, Shape{330, k}}, DType::kBFloat16))
+        << tile << " n=330";
+    EXPECT_EQ(odd_n.kernel_config(), "tile=" + tile);
+    force(tile, 136, 200, 264, false, true);
+    BmmFwdOp bmm({.trans_b = true});
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 136, 264}, Shape{3, 200, 264}}, DType::kBFloat16))
+        << tile << " batch";
+    EXPECT_EQ(bmm.kernel_config(), "tile=" + tile);
+    if (tile.rfind("64x64", 0) == 0 || tile.rfind("64x32", 0) == 0) continue;  // no gated calls
+    force(tile, m, n, k, false, true, " silu_and_mul");
+    GatedLinearFwdOp gated;
+    gated.request_tune();
+    EXPECT_TRUE(cuda_matches_reference(gated, {Shape{m, k}, Shape{2 * n, k}}, DType::kBFloat16))
+        << tile << " gated";
+    EXPECT_EQ(gated.kernel_config(), "tile=" + tile);
+  }
+}
+
 // cuBLASLt is the tensor-core kernel's last tuning candidate: chosen through the store, it serves
 // plain calls and a linear layer's bias and residual, and kernel_config() names it.
 TEST_F(CudaTuning, CublasLtIsATuningCandidateOfTheTensorCoreKernel) {

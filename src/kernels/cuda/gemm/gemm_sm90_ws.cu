@@ -24,15 +24,18 @@
 // memory. A pair whose second row lies past M still runs it (TMA reads zeros, nothing is
 // stored), so both blocks walk the same stages.
 //
-// The tail (gemm_tail.cuh) is applied in the store. Gated (GATED_ACT >= 0, B K-major): B holds 2N
-// rows, gate then up; a tile's B stage is BN / 2 gate rows over the BN / 2 matching up rows, so
-// each thread holds a gate sum and its up sum (ACC / 2 registers apart) and the tile covers
-// BN / 2 output columns.
+// The epilogue (whole tiles, 16-byte aligned output rows, no residual; gemm_store_tma.cuh) hands
+// the tile to TMA stores through shared memory and goes on to the next tile without waiting for
+// them. Otherwise (split-K, a residual, unaligned rows) each warp stages its rows through shared
+// memory and stores them itself (store_rows). Either applies the tail (gemm_tail.cuh). Gated
+// (GATED_ACT >= 0, B K-major): B holds 2N rows, gate then up; a tile's B stage is BN / 2 gate rows
+// over the BN / 2 matching up rows, so each thread holds a gate sum and its up sum (ACC / 2
+// registers apart) and the tile covers BN / 2 output columns.
 //
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
-// with BN a multiple of 128).
+// with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue).
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
@@ -40,6 +43,7 @@
 #include "device/sm90/warpgroup.cuh"
 #include "device/sm90/wgmma.cuh"
 #include "device/vec.cuh"
+#include "gemm/gemm_store_tma.cuh"
 #include "gemm/gemm_tail.cuh"
 
 using namespace tileops::dev;
@@ -121,6 +125,12 @@ __device__ __forceinline__ void release_stage(u64* empty) {
 constexpr int CHUNK = 32;
 constexpr int STAGE_LD = CHUNK + 8;  // floats a staged row; the padding spreads rows over banks
 constexpr int WARP_STAGE_FLOATS = 16 * STAGE_LD;
+// Shared memory for one consumer's epilogue: two TMA-store slab buffers, or its warps' staging.
+// EPILOGUE_BYTES (the prelude's, from the host's shared-memory budget) must hold either.
+constexpr bool TMA_STORE_TILES = OUT_BN % kStoreSlabCols == 0;
+static_assert(EPILOGUE_BYTES >= kStoreBuffers * kStoreSlabBytes &&
+                  EPILOGUE_BYTES >= 4 * WARP_STAGE_FLOATS * 4 && EPILOGUE_BYTES % 1024 == 0,
+              "a consumer's epilogue buffers: two swizzled slabs or its warps' staging");
 // Output accumulator i (< ACC / 2 when gated): the sum, or act(gate) * up when gated.
 __device__ __forceinline__ float out_value(const float (&acc)[ACC], int i) {
   return GATED ? activate(GATED_ACT, acc[i]) * acc[(i + ACC / 2) % ACC] : acc[i];
@@ -215,19 +225,20 @@ __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int sp
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
     gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
-                        const __grid_constant__ TensorMap map_b, T* d, int M, int N, int K,
-                        int vec_stores, int splits, float* partials, int* counters, const T* bias,
-                        const T* residual, int batch) {
+                        const __grid_constant__ TensorMap map_b,
+                        const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K,
+                        int vec_stores, int tma_store, int splits, float* partials, int* counters,
+                        const T* bias, const T* residual, int batch) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
   unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* a_tiles = smem;
   unsigned char* b_tiles = smem + STAGES * A_TILE_BYTES;
-  u64* full = reinterpret_cast<u64*>(b_tiles + STAGES * B_TILE_BYTES);
+  // The epilogue's buffers (1024-byte aligned, as the swizzled slabs need), then the barriers.
+  unsigned char* epilogue_smem = b_tiles + STAGES * B_TILE_BYTES;
+  u64* full = reinterpret_cast<u64*>(epilogue_smem + CONSUMERS * EPILOGUE_BYTES);
   u64* empty = full + STAGES;
-  // The epilogue's per-warp staging (consumer warps only), 16-byte aligned after the barriers.
-  float* epilogue_stage = reinterpret_cast<float*>(empty + STAGES);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
@@ -237,6 +248,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     mbar_fence_init();
     tma_prefetch_map(&map_a);
     tma_prefetch_map(&map_b);
+    if (tma_store) tma_prefetch_map(&map_d);
   }
   // Clustered, the peer's barriers must be initialised before this block multicasts or arrives.
   if (CLUSTERED) {
@@ -293,7 +305,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   setmaxnreg_inc<232>();
   const int consumer = wg - 1;
   const int t = warpgroup_thread();
-  float* stage_of_warp = epilogue_stage + (threadIdx.x / 32 - 4) * WARP_STAGE_FLOATS;
+  unsigned char* const epilogue_mine = epilogue_smem + consumer * EPILOGUE_BYTES;
+  float* stage_of_warp = reinterpret_cast<float*>(epilogue_mine) + (t / 32) * WARP_STAGE_FLOATS;
+  u32 slabs_stored = 0;
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
@@ -336,6 +350,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
     if (CLUSTERED || splits == 1) {  // the host never splits a clustered launch
+      if constexpr (TMA_STORE_TILES) {
+        if (tma_store) {
+          store_tile_tma<T, ACC, OUT_BN, GATED_ACT>(acc, epilogue_mine, slabs_stored, &map_d, row0,
+                                                    col0, p, bias, N, 1 + consumer);
+          continue;
+        }
+      }
       store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
       continue;
     }
@@ -386,4 +407,5 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
     store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
   }
+  if (TMA_STORE_TILES && tma_store) store_tma_drain();
 }

@@ -39,12 +39,14 @@ struct WsTile {
   // (docs/perf/h200-cluster-2026-12-01).
   bool serves(bool ta, bool tb, bool gated) const { return bn >= 128 || (!ta && tb && !gated); }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
-  // The stages, their two barriers each, the epilogue's staging (16 rows x 40 floats a consumer
-  // warp, gemm_sm90_ws.cu) and slack to align the tiles to 1024 bytes.
+  // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
+  // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
+  // slack to align the tiles to 1024 bytes.
   unsigned smem(int elem) const {
-    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + 2 * stages * 8 +
-                                 (bm / 64) * 4 * 16 * 40 * 4 + 1024);
+    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + (bm / 64) * kEpilogueBytes +
+                                 2 * stages * 8 + 1024);
   }
+  static constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;
 };
 // The narrow tiles' rates are fitted to the sweep of docs/perf/h200-cluster-2026-12-01: over 64
 // to 128 tokens they fill the SMs without splitting K and win; from 256 tokens the 128-column
@@ -67,7 +69,8 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("STAGES", t.stages), KernelConstant::integer("GROUP_M", kGroupM),
        KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
        KernelConstant::integer("GATED_ACT", gated_act),
-       KernelConstant::integer("CLUSTER_M", t.cluster)});
+       KernelConstant::integer("CLUSTER_M", t.cluster),
+       KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.
@@ -343,6 +346,14 @@ class GemmSm90WsCuda final : public GemmKernel {
                      : encode_tensor_map_sw128_batched(view_b(call, bp), kBK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
+    // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
+    int tma_store = vec_stores && splits == 1 && tp.residual == nullptr ? 1 : 0;
+    const TensorMapBits map_d =
+        tma_store ? encode_tensor_map_sw128_batched(
+                        {dp, call.dtype, uint64_t(call.m), uint64_t(call.n), uint64_t(call.n),
+                         uint64_t(call.batch), uint64_t(call.m) * uint64_t(call.n)},
+                        64, 64)
+                  : map_a;  // never read
     const void* bias = tp.bias;
     const void* residual = tp.residual;
     int batch = static_cast<int>(call.batch);
@@ -358,8 +369,9 @@ class GemmSm90WsCuda final : public GemmKernel {
                .block = geometry.block,
                .smem = geometry.smem,
                .cluster_x = geometry.cluster_x},
-              {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b), &dp, &m, &n,
-               &k, &vec_stores, &splits, &partials, &counters, &bias, &residual, &batch});
+              {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b),
+               const_cast<TensorMapBits*>(&map_d), &dp, &m, &n, &k, &vec_stores, &tma_store,
+               &splits, &partials, &counters, &bias, &residual, &batch});
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.

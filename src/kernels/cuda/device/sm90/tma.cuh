@@ -69,6 +69,16 @@ __device__ __forceinline__ void tma_store_2d(const TensorMap* map, const void* s
       : "memory");
 }
 
+// The same for a 3-D map (column c0, row c1, matrix c2).
+__device__ __forceinline__ void tma_store_3d(const TensorMap* map, const void* src, int c0, int c1,
+                                             int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(
+          reinterpret_cast<u64>(map)),
+      "r"(smem_u32(src)), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
 __device__ __forceinline__ void tma_store_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
