@@ -22,10 +22,17 @@ struct Rotary {
   int64_t tokens, query_heads, key_heads, head_dim, cache_rows, rotary_dim;
 };
 
-// The implementation dispatch picks: a block per token from 4 tokens an SM.
-std::string expected_kernel(int64_t tokens) {
-  return tokens >= 4 * read_device_facts(Device::cuda(0)).sm_count ? "rotary_embedding_tokens_cuda"
-                                                                   : "rotary_embedding_pairs_cuda";
+// The implementation dispatch picks: a block per token from 4 tokens an SM, with 16-byte accesses
+// where head_dim and the rotated span (R/2 NeoX, R GPT-J) split into them (the test's tensors
+// come from the allocator, so they are aligned).
+std::string expected_kernel(const Rotary& r, bool neox, DType dtype) {
+  if (r.tokens < 4 * read_device_facts(Device::cuda(0)).sm_count) {
+    return "rotary_embedding_pairs_cuda";
+  }
+  const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
+  const int64_t span = neox ? r.rotary_dim / 2 : r.rotary_dim;
+  return r.head_dim % vec == 0 && span % vec == 0 ? "rotary_embedding_tokens_vec_cuda"
+                                                  : "rotary_embedding_tokens_cuda";
 }
 
 std::vector<std::optional<Shape>> shapes_of(const Rotary& r) {
@@ -40,13 +47,16 @@ TEST_P(CudaRotary, NeoxAndGptjMatchTheReference) {
   const Rotary shapes[] = {
       {1, 32, 8, 128, 8192, 128}, {37, 5, 1, 64, 100, 64},      {9, 3, 3, 96, 50, 32},
       {2, 2, 2, 2, 4, 2},         {513, 16, 16, 256, 2048, 64}, {4096, 32, 8, 128, 8192, 128},
-      {600, 5, 1, 64, 100, 64},   {1000, 3, 3, 96, 50, 32},     {2000, 16, 16, 256, 2048, 64}};
+      {600, 5, 1, 64, 100, 64},   {1000, 3, 3, 96, 50, 32},     {2000, 16, 16, 256, 2048, 64},
+      {700, 3, 2, 40, 64, 24},    {600, 4, 2, 100, 64, 64}};
   for (bool neox : {true, false}) {
     RotaryEmbeddingFwdOp op({.is_neox = neox});
     for (const Rotary& r : shapes) {
       EXPECT_TRUE(cuda_matches_reference(op, shapes_of(r), GetParam()))
           << "is_neox=" << neox << " tokens=" << r.tokens << " rotary_dim=" << r.rotary_dim;
-      EXPECT_EQ(op.last_call()->served_by, expected_kernel(r.tokens));
+      EXPECT_EQ(op.last_call()->served_by, expected_kernel(r, neox, GetParam()))
+          << "is_neox=" << neox << " tokens=" << r.tokens << " head_dim=" << r.head_dim
+          << " rotary_dim=" << r.rotary_dim;
     }
   }
 }
@@ -80,7 +90,7 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
       cuda::fill_bytes(out.back(), 0xff);
     }
     op.call_into(dev, out);
-    EXPECT_EQ(op.last_call()->served_by, expected_kernel(r.tokens));
+    EXPECT_EQ(op.last_call()->served_by, expected_kernel(r, neox, DType::kBFloat16));
     for (size_t i = 0; i < 2; ++i) {
       const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
       cuda::copy(got, out[i]);
@@ -102,6 +112,36 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
 
 // The cos/sin cache built on the device, for the default, Llama-3 and YaRN scaling, against the
 // float64 reference.
+// A query two bytes off a 16-byte boundary: the block-per-token kernel without 16-byte accesses
+// serves it.
+TEST(CudaRotaryMixed, MisalignedQueryTakesTheScalarBlockKernel) {
+  TILEOPS_REQUIRE_CUDA();
+  RotaryEmbeddingFwdOp op({.is_neox = true});
+  const Rotary r{700, 8, 2, 128, 1000, 128};
+  const std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, testing::fresh_seed());
+  const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
+  std::vector<Tensor> dev;
+  for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+  const Shape q_shape = host[1].shape();
+  const Tensor storage =
+      Tensor::empty(Shape{host[1].numel() + 1}, DType::kBFloat16, Device::cuda(0));
+  dev[1] = storage.as_strided(q_shape, Shape{r.query_heads * r.head_dim, r.head_dim, 1}, 1);
+  cuda::copy(dev[1], host[1]);
+  std::vector<Tensor> out;
+  for (const TensorDesc& d : op.infer_outputs(dev)) {
+    out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
+    cuda::fill_bytes(out.back(), 0xff);
+  }
+  op.call_into(dev, out);
+  EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_tokens_cuda");
+  for (size_t i = 0; i < 2; ++i) {
+    const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
+    cuda::copy(got, out[i]);
+    const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
+    EXPECT_TRUE(c.ok()) << "output " << i << ": " << c.str();
+  }
+}
+
 TEST(CudaRotaryCosSinCache, EveryScalingMatchesTheReference) {
   TILEOPS_REQUIRE_CUDA();
   using Params = RotaryCosSinCacheFwdOp::Params;

@@ -28,8 +28,9 @@ class RotarySelection final : public gen::RotaryEmbeddingFwdOpBase {
                Tensor&) override {}
 };
 
-RotaryEmbeddingCall call_of(int64_t tokens, int64_t rotary_dim = 128) {
+RotaryEmbeddingCall call_of(int64_t tokens, int64_t rotary_dim = 128, bool aligned16 = false) {
   RotaryEmbeddingCall c;
+  c.aligned16 = aligned16;
   c.device = Device::cuda(0);
   c.dtype = DType::kBFloat16;
   c.cache_dtype = DType::kFloat32;
@@ -69,8 +70,31 @@ TEST(RotaryDispatch, PrefillTakesABlockPerToken) {
   EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
   EXPECT_EQ(dropped.at("rotary_embedding_pairs_cuda"),
             "general: ranks below every specialised implementation");
+  EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
+            "refused: query, key or an output does not start on 16 bytes");
   // A cache row too wide for the block's shared memory goes to the pairs kernel.
   EXPECT_EQ(decide(call_of(4096, 16384)).first, "rotary_embedding_pairs_cuda");
+}
+
+TEST(RotaryDispatch, AlignedPrefillTakesSixteenByteAccesses) {
+  testing::ScopedDeviceFacts facts(kCUDA, kH200);
+  EXPECT_EQ(decide(call_of(528, 128, true)).first, "rotary_embedding_tokens_vec_cuda");
+  EXPECT_EQ(decide(call_of(4096, 64, true)).first, "rotary_embedding_tokens_vec_cuda");
+  // NeoX needs each half of rotary_dim in whole 8-element accesses; GPT-J the whole span.
+  RotaryEmbeddingCall neox = call_of(4096, 24, true);
+  auto [winner, dropped] = decide(neox);
+  EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
+            "refused: rotary_dim 24 does not split into 8-element accesses (NeoX pairing)");
+  RotaryEmbeddingCall gptj = neox;
+  gptj.is_neox = false;
+  EXPECT_EQ(decide(gptj).first, "rotary_embedding_tokens_vec_cuda");
+  RotaryEmbeddingCall odd_head = call_of(4096, 64, true);
+  odd_head.head_dim = 100;
+  std::tie(winner, dropped) = decide(odd_head);
+  EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
+            "refused: head_dim 100 is not a multiple of 8, the bfloat16 elements of a 16-byte access");
 }
 
 }  // namespace

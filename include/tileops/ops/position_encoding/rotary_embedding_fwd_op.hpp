@@ -24,10 +24,11 @@ struct TILEOPS_API RotaryEmbeddingCall : CallSpec {
   int64_t rotary_dim = 0;                  // R, even, <= D
   int64_t max_position = 0;                // P: cache rows
   bool is_neox = true;
+  bool aligned16 = false;  // query, key and both outputs start on 16-byte boundaries
   friend bool operator==(const RotaryEmbeddingCall&, const RotaryEmbeddingCall&) = default;
   size_t hash() const {
     return CallHasher::of(device, dtype, cache_dtype, position_dtype, tokens, query_heads,
-                          key_heads, head_dim, rotary_dim, max_position, is_neox);
+                          key_heads, head_dim, rotary_dim, max_position, is_neox, aligned16);
   }
   std::string describe() const;
 };

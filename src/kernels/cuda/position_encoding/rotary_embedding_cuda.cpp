@@ -1,9 +1,11 @@
-// RotaryEmbeddingFwdOp on CUDA: two implementations, chosen by dispatch.
+// RotaryEmbeddingFwdOp on CUDA: three implementations, chosen by dispatch.
 // `rotary_embedding_pairs_cuda` (general) spreads the rotated pairs of every token over the whole
 // grid, so one decode token still fills many blocks; `rotary_embedding_tokens_cuda` (preferred
 // where it serves) gives each token a block that reads its cache row once into shared memory, for
-// prefill-sized calls. One specialisation each per (query dtype, cache dtype, position dtype,
-// pairing), built on first use. Measured on the H200: docs/perf/h200-multicast-2026-12-02.
+// prefill-sized calls; `rotary_embedding_tokens_vec_cuda` (preferred over both) does the same
+// with 16-byte accesses where the tensors' alignment and the dims allow. One specialisation each
+// per (query dtype, cache dtype, position dtype, pairing), built on first use. Measured on the
+// H200: docs/perf/h200-multicast-2026-12-02.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -31,6 +33,10 @@ KernelSpec pairs_spec(DType dtype, DType cache, DType positions, bool neox) {
 KernelSpec tokens_spec(DType dtype, DType cache, DType positions, bool neox) {
   return rotary_spec("position_encoding/rotary_tokens.cu", "rotary_tokens_kernel", dtype, cache,
                      positions, neox);
+}
+KernelSpec tokens_vec_spec(DType dtype, DType cache, DType positions, bool neox) {
+  return rotary_spec("position_encoding/rotary_tokens_vec.cu", "rotary_tokens_vec_kernel", dtype,
+                     cache, positions, neox);
 }
 
 // The kernels' arguments, in their order.
@@ -108,26 +114,39 @@ class RotaryPairsCuda final : public RotaryCuda<RotaryPairsCuda> {
 // Tokens at and above which a block per token fills the device: 4 blocks of 256 threads an SM.
 constexpr int64_t kTokensPerSm = 4;
 
+// Why a block per token does not serve the call, or nullopt.
+std::optional<std::string> block_per_token_refusal(const RotaryEmbeddingCall& call,
+                                                   const DeviceFacts& facts) {
+  if (call.tokens < kTokensPerSm * facts.sm_count) {
+    return fmt::format(
+        "{} tokens: under {} a block per token leaves SMs idle (a decode step's few tokens "
+        "are spread over pairs)",
+        call.tokens, kTokensPerSm * facts.sm_count);
+  }
+  if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
+    return std::string("a token's heads x head_dim reach 2^31");  // ints in the kernel
+  }
+  if (call.rotary_dim * 4 > 48 * 1024) {
+    return fmt::format("rotary_dim {}: its cache row does not fit 48 KiB of shared memory",
+                       call.rotary_dim);
+  }
+  return std::nullopt;
+}
+
+// A block per token (grid-strided past 65535 tokens), 256 threads, the cache row in shared
+// memory: the launch both block-per-token kernels share.
+void launch_block_per_token(CUfunction fn, int device, RotaryArgs& a) {
+  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
+  launch(fn, device, blocks, 1, 256, static_cast<unsigned>(a.rotary_dim * sizeof(float)),
+         {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
+          &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+}
+
 class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
  public:
-  static constexpr unsigned kBlock = 256;
-
   static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
                                             const DeviceFacts& facts) {
-    if (call.tokens < kTokensPerSm * facts.sm_count) {
-      return fmt::format(
-          "{} tokens: under {} a block per token leaves SMs idle (a decode step's few tokens "
-          "are spread over pairs)",
-          call.tokens, kTokensPerSm * facts.sm_count);
-    }
-    if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
-      return std::string("a token's heads x head_dim reach 2^31");  // ints in the kernel
-    }
-    if (call.rotary_dim * 4 > 48 * 1024) {
-      return fmt::format("rotary_dim {}: its cache row does not fit 48 KiB of shared memory",
-                         call.rotary_dim);
-    }
-    return std::nullopt;
+    return block_per_token_refusal(call, facts);
   }
 
   RotaryTokensCuda(DType dtype, DType cache, DType positions, bool neox)
@@ -137,15 +156,53 @@ class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
            const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
            const Tensor& key_out) override {
     if (call.tokens == 0) return;
-    const int device = device_of(query);
     RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
-    // A block per token (grid-strided past 65535 tokens); it walks its token's pairs.
-    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
-    launch(
-        fn_.get(device), device, blocks, 1, kBlock,
-        static_cast<unsigned>(a.rotary_dim * sizeof(float)),
-        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
-         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+    launch_block_per_token(fn_.get(device_of(query)), device_of(query), a);
+  }
+
+ private:
+  CudaFunction fn_;
+};
+
+// Elements of T in one 16-byte access.
+int64_t vec_of(DType dtype) {
+  return 16 / static_cast<int64_t>(dtype_size(dtype));
+}
+
+class RotaryTokensVecCuda final : public RotaryCuda<RotaryTokensVecCuda> {
+ public:
+  static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_cuda"};
+
+  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
+                                            const DeviceFacts& facts) {
+    if (auto why = block_per_token_refusal(call, facts)) return why;
+    if (!call.aligned16) {
+      return std::string("query, key or an output does not start on 16 bytes");
+    }
+    const int64_t vec = vec_of(call.dtype);
+    if (call.head_dim % vec != 0) {
+      return fmt::format("head_dim {} is not a multiple of {}, the {} elements of a 16-byte access",
+                         call.head_dim, vec, dtype_name(call.dtype));
+    }
+    // NeoX rotates x[i] with x[i + R/2]: each half of R in whole accesses; GPT-J pairs
+    // neighbours: R in whole accesses.
+    const int64_t span = call.is_neox ? call.rotary_dim / 2 : call.rotary_dim;
+    if (span % vec != 0) {
+      return fmt::format("rotary_dim {} does not split into {}-element accesses ({} pairing)",
+                         call.rotary_dim, vec, call.is_neox ? "NeoX" : "GPT-J");
+    }
+    return std::nullopt;
+  }
+
+  RotaryTokensVecCuda(DType dtype, DType cache, DType positions, bool neox)
+      : fn_(tokens_vec_spec(dtype, cache, positions, neox)) {}
+
+  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
+           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
+           const Tensor& key_out) override {
+    if (call.tokens == 0) return;
+    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
+    launch_block_per_token(fn_.get(device_of(query)), device_of(query), a);
   }
 
  private:
@@ -156,6 +213,8 @@ const StaticKernelRegistration<RotaryPairsCuda> kPairs("RotaryEmbeddingFwdOp",
                                                        "rotary_embedding_pairs_cuda");
 const StaticKernelRegistration<RotaryTokensCuda> kTokens("RotaryEmbeddingFwdOp",
                                                          "rotary_embedding_tokens_cuda");
+const StaticKernelRegistration<RotaryTokensVecCuda> kTokensVec("RotaryEmbeddingFwdOp",
+                                                               "rotary_embedding_tokens_vec_cuda");
 const bool kVariants = [] {
   register_cuda_variants("rotary_embedding", [] {
     std::vector<KernelSource> v;
@@ -165,6 +224,7 @@ const bool kVariants = [] {
           for (bool neox : {true, false}) {
             v.push_back(pairs_spec(d, c, p, neox).source());
             v.push_back(tokens_spec(d, c, p, neox).source());
+            v.push_back(tokens_vec_spec(d, c, p, neox).source());
           }
     return v;
   });
