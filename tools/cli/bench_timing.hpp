@@ -4,18 +4,34 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "tileops/core/tensor.hpp"
 
 namespace tileops::cli {
 
-struct Timing {
+// One figure over the iterations, in microseconds.
+struct Spread {
   double median_us = 0;
   double p10_us = 0;
   double p90_us = 0;
+};
+
+struct Timing {
+  // The headline figure: busy with kernel records, the event interval without them.
+  double median_us = 0;
+  double p10_us = 0;
+  double p90_us = 0;
+  // With kernel records (CUPTI): the sum of the call's kernel, memcpy and memset durations, and
+  // its first record's start to its last record's end. With events or on the CPU both are the
+  // measured interval.
+  Spread busy;
+  Spread wall;
+  double kernels = 0;           // records per call, median; 0 without kernel records
+  bool kernel_records = false;  // whether CUPTI measured
   int iterations = 0;
-  const char* method = "";  // how the time was taken
+  std::string method;  // how the time was taken, and why CUPTI did not take it when it did not
 };
 
 struct TimingOptions {
@@ -24,9 +40,10 @@ struct TimingOptions {
   bool flush_l2 = true;
 };
 
-// Times fn on device (CUDA: event pairs around each call, a 256 MB memset before each; the memset
-// keeps the device busy while the host enqueues the call, so the interval is device time, not
-// launch latency. CPU: steady_clock around each call).
+// Times fn on device. CUDA, with CUPTI (unless TILEOPS_BENCH_TIMER=events): per iteration a
+// 256 MB memset, a synchronize, fn, a synchronize, and fn's kernel records. CUDA without CUPTI:
+// event pairs around each call after the memset, which keeps the device busy while the host
+// enqueues the call (the interval still holds a launch). CPU: steady_clock around each call.
 Timing time_calls(Device device, const std::function<void()>& fn, const TimingOptions& options);
 
 // A device-to-device copy moving `bytes` in all (half read, half written), timed like an op.
