@@ -23,16 +23,18 @@ struct Rotary {
 };
 
 // The implementation dispatch picks: a block per token from 4 tokens an SM, with 16-byte accesses
-// where head_dim and the rotated span (R/2 NeoX, R GPT-J) split into them (the test's tensors
-// come from the allocator, so they are aligned).
+// where head_dim and the rotated span (R/2 NeoX, R GPT-J) split into them and a token has at least
+// 128 of them (the test's tensors come from the allocator, so they are aligned).
 std::string expected_kernel(const Rotary& r, bool neox, DType dtype) {
   if (r.tokens < 4 * read_device_facts(Device::cuda(0)).sm_count) {
     return "rotary_embedding_pairs_cuda";
   }
   const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
   const int64_t span = neox ? r.rotary_dim / 2 : r.rotary_dim;
-  return r.head_dim % vec == 0 && span % vec == 0 ? "rotary_embedding_tokens_vec_cuda"
-                                                  : "rotary_embedding_tokens_cuda";
+  const bool whole = r.head_dim % vec == 0 && span % vec == 0;
+  const bool fills_a_block = (r.query_heads + r.key_heads) * (span / vec) >= 128;
+  return whole && fills_a_block ? "rotary_embedding_tokens_vec_cuda"
+                                : "rotary_embedding_tokens_cuda";
 }
 
 std::vector<std::optional<Shape>> shapes_of(const Rotary& r) {
@@ -76,7 +78,7 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
   for (auto [neox, tokens] :
        {std::pair{true, 77}, std::pair{false, 77}, std::pair{true, 700}, std::pair{false, 700}}) {
     RotaryEmbeddingFwdOp op({.is_neox = neox});
-    const Rotary r{tokens, 8, 2, 128, 1000, 96};
+    const Rotary r{tokens, 32, 8, 128, 1000, 96};
     const uint64_t seed = testing::fresh_seed();
     std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, seed);
     host[0] = random_tensor(Shape{r.tokens}, DType::kInt64, seed + 1, 0.0, double(r.cache_rows));

@@ -81,11 +81,11 @@ TEST(RotaryDispatch, AlignedPrefillTakesSixteenByteAccesses) {
   EXPECT_EQ(decide(call_of(528, 128, true)).first, "rotary_embedding_tokens_vec_cuda");
   EXPECT_EQ(decide(call_of(4096, 64, true)).first, "rotary_embedding_tokens_vec_cuda");
   // NeoX needs each half of rotary_dim in whole 8-element accesses; GPT-J the whole span.
-  RotaryEmbeddingCall neox = call_of(4096, 24, true);
+  RotaryEmbeddingCall neox = call_of(4096, 40, true);
   auto [winner, dropped] = decide(neox);
   EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
   EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
-            "refused: rotary_dim 24 does not split into 8-element accesses (NeoX pairing)");
+            "refused: rotary_dim 40 does not split into 8-element accesses (NeoX pairing)");
   RotaryEmbeddingCall gptj = neox;
   gptj.is_neox = false;
   EXPECT_EQ(decide(gptj).first, "rotary_embedding_tokens_vec_cuda");
@@ -93,8 +93,18 @@ TEST(RotaryDispatch, AlignedPrefillTakesSixteenByteAccesses) {
   odd_head.head_dim = 100;
   std::tie(winner, dropped) = decide(odd_head);
   EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(
+      dropped.at("rotary_embedding_tokens_vec_cuda"),
+      "refused: head_dim 100 is not a multiple of 8, the bfloat16 elements of a 16-byte access");
+  // Eight heads of 64 rotated dims: 32 items a token, too few for a 256-thread block.
+  RotaryEmbeddingCall few_heads = call_of(4096, 64, true);
+  few_heads.query_heads = 7;
+  few_heads.key_heads = 1;
+  std::tie(winner, dropped) = decide(few_heads);
+  EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
   EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
-            "refused: head_dim 100 is not a multiple of 8, the bfloat16 elements of a 16-byte access");
+            "refused: 32 16-byte items a token fill under half a 256-thread block (the scalar "
+            "block kernel has 256 pairs a token)");
 }
 
 }  // namespace

@@ -171,6 +171,7 @@ int64_t vec_of(DType dtype) {
 
 class RotaryTokensVecCuda final : public RotaryCuda<RotaryTokensVecCuda> {
  public:
+  static constexpr int64_t kMinItemsPerToken = 128;
   static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_cuda"};
 
   static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
@@ -190,6 +191,16 @@ class RotaryTokensVecCuda final : public RotaryCuda<RotaryTokensVecCuda> {
     if (span % vec != 0) {
       return fmt::format("rotary_dim {} does not split into {}-element accesses ({} pairing)",
                          call.rotary_dim, vec, call.is_neox ? "NeoX" : "GPT-J");
+    }
+    // A block is 256 threads, one 16-byte item each; a token with too few items leaves most of
+    // them idle (odd-heads-prefill, 8 heads of 4 items: 6.1 us against the scalar kernel's 4.7,
+    // docs/perf/h200-epilogue-2026-12-02).
+    const int64_t items = (call.query_heads + call.key_heads) * (span / vec);
+    if (items < kMinItemsPerToken) {
+      return fmt::format(
+          "{} 16-byte items a token fill under half a 256-thread block (the scalar block "
+          "kernel has {} pairs a token)",
+          items, (call.query_heads + call.key_heads) * (call.rotary_dim / 2));
     }
     return std::nullopt;
   }
