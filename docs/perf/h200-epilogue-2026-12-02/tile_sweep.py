@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Times every gemm_sm90_ws tile shape (TMA-store epilogue) on the mid-M, small and large bf16
+GEMMs of the report beside cuBLAS, each output checked against torch first (NaN-poisoned output block, every element).
+
+A tile is forced through the tuning store (TILEOPS_TUNING_DIR/<board>.tsv, the file
+`request_tune()` reads), one process per tile, since a process keeps the choice it read. Times
+are torch.profiler kernel records with the L2 flushed before each call (bench/torch/gemm_bench.py),
+median of ITERS calls.
+
+    python3 docs/perf/h200-epilogue-2026-12-02/tile_sweep.py [--tiles T,T,...] [--out DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SHAPES = [(64, 4096, 7168, False, True), (128, 4096, 7168, False, True),
+          (256, 4096, 7168, False, True), (128, 2112, 7168, False, True),
+          (128, 7168, 2048, False, True), (1024, 1024, 1024, False, False),
+          (4096, 4096, 7168, False, True), (2048, 2048, 2048, False, True)]
+TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
+         "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2"]
+
+
+def spec(m, n, k, ta, tb):
+    return f"bfloat16 m={m} n={n} k={k} {'t' if ta else 'n'}{'t' if tb else 'n'}"
+
+
+def one_tile(tile, iters):
+    sys.path.insert(0, "bench/torch")
+    import torch
+    board = torch.cuda.get_device_name(0)
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in board)
+    with open(os.path.join(os.environ["TILEOPS_TUNING_DIR"], name + ".tsv"), "w") as f:
+        for m, n, k, ta, tb in SHAPES:
+            f.write(f"gemm_sm90_ws\t{spec(m, n, k, ta, tb)}\t{tile}\n")
+    import tileops_torch
+    from gemm_bench import Flush, make_operands, median_times, torch_gemm
+    flush = Flush()
+    rows = []
+    for m, n, k, ta, tb in SHAPES:
+        a, b = make_operands(m, n, k, ta, tb, torch.bfloat16)
+        ref = torch_gemm(a, b, ta, tb).float()
+        op = tileops_torch.GemmFwdOp(trans_a=ta, trans_b=tb)
+        op(a, b)  # an op tunes on the device of a call it has made
+        op.request_tune()
+        poison = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        del poison  # the caching allocator hands this block to the op's output
+        y = op(a, b).float()
+        tol = 1e-2 * ref.abs() + 1e-2 * ref.abs().max()
+        bad = int((~((y - ref).abs() <= tol)).sum())
+        config = op.kernel_config()
+        t, _, _ = median_times(lambda: op(a, b), iters, flush)
+        c, _, _ = median_times(lambda: torch_gemm(a, b, ta, tb), iters, flush)
+        row = dict(m=m, n=n, k=k, layout=spec(m, n, k, ta, tb).split()[-1], tile=tile,
+                   config=config, bad=bad, us=t, cublas_us=c, tflops=2 * m * n * k / t / 1e6,
+                   vs_cublas=c / t)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        del a, b, ref, y
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tiles", default=",".join(TILES))
+    p.add_argument("--iters", type=int, default=int(os.environ.get("ITERS", "12")))
+    p.add_argument("--out", default=os.environ.get("OUT", "."))
+    p.add_argument("--one", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.one:
+        one_tile(args.one, args.iters)
+        return
+    rows = []
+    for tile in args.tiles.split(","):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, TILEOPS_TUNING_DIR=d)
+            r = subprocess.run([sys.executable, __file__, "--one", tile, "--iters", str(args.iters)],
+                               env=env, capture_output=True, text=True)
+            sys.stderr.write(r.stderr[-2000:])
+            rows += [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
+    with open(os.path.join(args.out, "tile_sweep.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    tiles = args.tiles.split(",")
+    print("| M x N x K | layout | cuBLAS us | " + " | ".join(tiles) + " |")
+    print("|---|---|---|" + "---|" * len(tiles))
+    for m, n, k, ta, tb in SHAPES:
+        lay = spec(m, n, k, ta, tb).split()[-1]
+        mine = {r["tile"]: r for r in rows if (r["m"], r["n"], r["k"], r["layout"]) == (m, n, k, lay)}
+        if not mine:
+            continue
+        cb = next(iter(mine.values()))["cublas_us"]
+        cells = []
+        for t in tiles:
+            r = mine.get(t)
+            cells.append("-" if r is None else
+                         f"{r['us']:.1f} ({r['vs_cublas']:.3f}x)" + ("" if r["bad"] == 0 else f" BAD {r['bad']}")
+                         + ("" if r["config"] == "tile=" + t else f" [{r['config']}]"))
+        print(f"| {m}x{n}x{k} | {lay} | {cb:.1f} | " + " | ".join(cells) + " |")
+    print("elements out of tolerance:", sum(r["bad"] for r in rows))
+
+
+if __name__ == "__main__":
+    main()
