@@ -1,8 +1,11 @@
 // Add on the CPU: a flat loop when both operands have the output's shape, else a strided walk
 // over the broadcast output with coalesced dims. fp32 arithmetic for every element type.
+#include <algorithm>
 #include <array>
+#include <type_traits>
 
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/half_convert.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/elementwise/add_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -65,6 +68,24 @@ BroadcastPlan make_plan(const Shape& a, const Shape& b, const Shape& out) {
 template <typename T, bool kScale>
 void add_row(const T* a, int64_t sa, const T* b, int64_t sb, T* y, int64_t n, float alpha) {
   auto scaled = [alpha](float v) { return kScale ? alpha * v : v; };
+  if constexpr (std::is_same_v<T, Half>) {
+    // Half rows go through float in chunks, converted in bulk (F16C where the CPU has it).
+    if (sa <= 1 && sb <= 1) {
+      constexpr int64_t kChunk = 256;
+      float fa[kChunk], fb[kChunk], fy[kChunk];
+      const float av = sa == 0 ? load(a[0]) : 0.0f, bv = sb == 0 ? scaled(load(b[0])) : 0.0f;
+      for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+        const int64_t w = std::min(kChunk, n - i0);
+        if (sa == 1) half_to_float(a + i0, fa, w);
+        if (sb == 1) half_to_float(b + i0, fb, w);
+        for (int64_t j = 0; j < w; ++j) {
+          fy[j] = (sa == 1 ? fa[j] : av) + (sb == 1 ? scaled(fb[j]) : bv);
+        }
+        float_to_half(fy, y + i0, w);
+      }
+      return;
+    }
+  }
   if (sa == 1 && sb == 1) {
     for (int64_t i = 0; i < n; ++i) y[i] = store<T>(load(a[i]) + scaled(load(b[i])));
   } else if (sa == 1 && sb == 0) {

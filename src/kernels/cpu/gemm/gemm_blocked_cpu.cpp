@@ -10,11 +10,13 @@
 #include <chrono>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cpu/element.hpp"
 #include "kernels/cpu/gemm/gemm_tail.hpp"
+#include "kernels/cpu/half_convert.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/framework/warnings.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -59,7 +61,18 @@ void pack(const T* src, int64_t rs, int64_t ks, int64_t rows, int64_t kb, int64_
     if (ks == 1) {
       for (int64_t i = 0; i < valid; ++i) {
         const T* row = src + (p + i) * rs;
-        for (int64_t kk = 0; kk < kb; ++kk) panel[kk * width + i] = load(row[kk]);
+        if constexpr (std::is_same_v<T, Half>) {
+          // Converted in bulk (F16C where the CPU has it), then spread over the panel.
+          constexpr int64_t kChunk = 256;
+          float converted[kChunk];
+          for (int64_t k0 = 0; k0 < kb; k0 += kChunk) {
+            const int64_t w = std::min(kChunk, kb - k0);
+            half_to_float(row + k0, converted, w);
+            for (int64_t kk = 0; kk < w; ++kk) panel[(k0 + kk) * width + i] = converted[kk];
+          }
+        } else {
+          for (int64_t kk = 0; kk < kb; ++kk) panel[kk * width + i] = load(row[kk]);
+        }
       }
     } else {
       for (int64_t kk = 0; kk < kb; ++kk) {

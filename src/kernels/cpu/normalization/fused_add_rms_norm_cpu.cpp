@@ -4,7 +4,7 @@
 // residual_out back and scales it.
 #include <cmath>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -18,25 +18,29 @@ template <typename T>
 void fused_add_rms_norm_rows(const FusedAddRMSNormCall& call, const T* x, const T* res, const T* w,
                              T* y, T* res_out) {
   const int64_t n = call.n;
+  RowReader<T> weight_reader;
+  const float* wf = weight_reader.read(w, n);
   parallel_for(call.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)),
                [&](int64_t begin, int64_t end) {
+                 RowReader<T> x_reader, res_reader, sum_reader;
+                 RowWriter<T> sum_writer, writer;
                  for (int64_t r = begin; r < end; ++r) {
-                   const T* xr = x + r * n;
-                   const T* rr = res + r * n;
-                   T* zr = res_out + r * n;
+                   const float* xr = x_reader.read(x + r * n, n);
+                   const float* rr = res_reader.read(res + r * n, n);
+                   float* zw = sum_writer.row(res_out + r * n, n);
+                   for (int64_t i = 0; i < n; ++i) zw[i] = xr[i] + rr[i];
+                   sum_writer.commit();
+                   // The norm reads the sum as stored, rounded to T.
+                   const float* zr = sum_reader.read(res_out + r * n, n);
                    float acc[kLanes] = {};
-                   for (int64_t i = 0; i < n; ++i) {
-                     const T z = store<T>(load(xr[i]) + load(rr[i]));
-                     zr[i] = z;
-                     const float v = load(z);
-                     acc[i % kLanes] += v * v;
-                   }
+                   for (int64_t i = 0; i < n; ++i) acc[i % kLanes] += zr[i] * zr[i];
                    float sum = 0;
                    for (float a : acc) sum += a;
                    const float inv =
                        1.0f / std::sqrt(sum / static_cast<float>(n) + static_cast<float>(call.eps));
-                   T* yr = y + r * n;
-                   for (int64_t i = 0; i < n; ++i) yr[i] = store<T>(load(zr[i]) * inv * load(w[i]));
+                   float* yr = writer.row(y + r * n, n);
+                   for (int64_t i = 0; i < n; ++i) yr[i] = zr[i] * inv * wf[i];
+                   writer.commit();
                  }
                });
 }

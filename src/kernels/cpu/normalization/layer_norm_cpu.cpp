@@ -4,7 +4,7 @@
 // long rows.
 #include <cmath>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -14,15 +14,15 @@ namespace {
 
 constexpr int kLanes = 8;
 
-// Sum of f(load(p[i])) over [0, n), accumulated in kLanes float lanes.
-template <typename T, typename F>
-float lane_sum(const T* p, int64_t n, F f) {
+// Sum of f(p[i]) over [0, n), accumulated in kLanes float lanes.
+template <typename F>
+float lane_sum(const float* p, int64_t n, F f) {
   float acc[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) acc[j] += f(load(p[i + j]));
+    for (int j = 0; j < kLanes; ++j) acc[j] += f(p[i + j]);
   }
-  for (int j = 0; i < n; ++i, ++j) acc[j] += f(load(p[i]));
+  for (int j = 0; i < n; ++i, ++j) acc[j] += f(p[i]);
   for (int width = kLanes / 2; width > 0; width /= 2) {
     for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
   }
@@ -34,10 +34,15 @@ void layer_norm_rows(const LayerNormCall& call, const T* x, const T* w, const T*
   const int64_t n = call.n;
   const float inv_n = 1.0f / static_cast<float>(n);
   const float eps = static_cast<float>(call.eps);
+  RowReader<T> weight_reader, bias_reader;
+  const float* wf = weight_reader.read(w, n);
+  const float* bf = bias_reader.read(b, n);
   parallel_for(call.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)),
                [&](int64_t begin, int64_t end) {
+                 RowReader<T> reader;
+                 RowWriter<T> writer;
                  for (int64_t r = begin; r < end; ++r) {
-                   const T* xr = x + r * n;
+                   const float* xr = reader.read(x + r * n, n);
                    const float mean = lane_sum(xr, n, [](float v) { return v; }) * inv_n;
                    const float var = lane_sum(xr, n,
                                               [mean](float v) {
@@ -46,10 +51,9 @@ void layer_norm_rows(const LayerNormCall& call, const T* x, const T* w, const T*
                                               }) *
                                      inv_n;
                    const float rstd = 1.0f / std::sqrt(var + eps);
-                   T* yr = y + r * n;
-                   for (int64_t i = 0; i < n; ++i) {
-                     yr[i] = store<T>((load(xr[i]) - mean) * rstd * load(w[i]) + load(b[i]));
-                   }
+                   float* yr = writer.row(y + r * n, n);
+                   for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mean) * rstd * wf[i] + bf[i];
+                   writer.commit();
                  }
                });
 }

@@ -1,7 +1,7 @@
 // RMSNorm on the CPU: one row per task, fp32 accumulation.
 #include <cmath>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -12,19 +12,21 @@ namespace {
 template <typename T>
 void rms_norm_rows(const RMSNormCall& call, const T* x, const T* w, T* y) {
   const int64_t n = call.n;
+  RowReader<T> weight_reader;
+  const float* wf = weight_reader.read(w, n);
   parallel_for(call.rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)),
                [&](int64_t begin, int64_t end) {
+                 RowReader<T> reader;
+                 RowWriter<T> writer;
                  for (int64_t r = begin; r < end; ++r) {
-                   const T* xr = x + r * n;
+                   const float* xr = reader.read(x + r * n, n);
                    float sum = 0;
-                   for (int64_t i = 0; i < n; ++i) {
-                     const float v = load(xr[i]);
-                     sum += v * v;
-                   }
+                   for (int64_t i = 0; i < n; ++i) sum += xr[i] * xr[i];
                    const float inv =
                        1.0f / std::sqrt(sum / static_cast<float>(n) + static_cast<float>(call.eps));
-                   T* yr = y + r * n;
-                   for (int64_t i = 0; i < n; ++i) yr[i] = store<T>(load(xr[i]) * inv * load(w[i]));
+                   float* yr = writer.row(y + r * n, n);
+                   for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] * inv * wf[i];
+                   writer.commit();
                  }
                });
 }

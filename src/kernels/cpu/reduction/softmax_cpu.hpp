@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/ops/reduction/softmax_call.hpp"
 #include "tileops/runtime/thread_pool.hpp"
 
@@ -28,16 +28,17 @@ void contiguous_rows(const SoftmaxCall& call, const T* x, T* y) {
   const int64_t n = call.n;
   parallel_for(call.outer, std::max<int64_t>(1, 16384 / n), [&](int64_t begin, int64_t end) {
     std::vector<float> exps(kLog ? 0 : static_cast<size_t>(n));
+    RowReader<T> reader;
+    RowWriter<T> writer;
     for (int64_t r = begin; r < end; ++r) {
-      const T* xr = x + r * n;
-      T* yr = y + r * n;
+      const float* xr = reader.read(x + r * n, n);
       float max = -std::numeric_limits<float>::infinity();
-      for (int64_t i = 0; i < n; ++i) max = std::max(max, load(xr[i]));
+      for (int64_t i = 0; i < n; ++i) max = std::max(max, xr[i]);
       float acc[kLanes] = {};
       for (int64_t i0 = 0; i0 < n; i0 += kLanes) {
         const int64_t width = std::min<int64_t>(kLanes, n - i0);
         for (int64_t j = 0; j < width; ++j) {
-          const float e = std::exp(load(xr[i0 + j]) - max);
+          const float e = std::exp(xr[i0 + j] - max);
           if constexpr (!kLog) exps[i0 + j] = e;
           acc[j] += e;
         }
@@ -45,13 +46,15 @@ void contiguous_rows(const SoftmaxCall& call, const T* x, T* y) {
       for (int width = kLanes / 2; width > 0; width /= 2) {
         for (int j = 0; j < width; ++j) acc[j] += acc[j + width];
       }
+      float* yr = writer.row(y + r * n, n);
       if constexpr (kLog) {
         const float log_sum = std::log(acc[0]);
-        for (int64_t i = 0; i < n; ++i) yr[i] = store<T>((load(xr[i]) - max) - log_sum);
+        for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - max) - log_sum;
       } else {
         const float inv_sum = 1.0f / acc[0];
-        for (int64_t i = 0; i < n; ++i) yr[i] = store<T>(exps[i] * inv_sum);
+        for (int64_t i = 0; i < n; ++i) yr[i] = exps[i] * inv_sum;
       }
+      writer.commit();
     }
   });
 }
