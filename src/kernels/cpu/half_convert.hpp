@@ -9,24 +9,24 @@
 #include <cstdint>
 #include <optional>
 
-#include "internal_api.hpp"
 #include "tileops/core/half.hpp"
 
 namespace tileops::cpu {
 
-TILEOPS_INTERNAL_API void half_to_float(const Half* src, float* dst, int64_t n);
-TILEOPS_INTERNAL_API void float_to_half(const float* src, Half* dst, int64_t n);
+void half_to_float(const Half* src, float* dst, int64_t n);
+void float_to_half(const float* src, Half* dst, int64_t n);
 
 // Whether the conversions above use F16C in this process.
-TILEOPS_INTERNAL_API bool half_conversions_use_f16c();
+bool half_conversions_use_f16c();
 
-// Each path on its own, for tests that compare them: the portable loops, and the F16C ones,
+// Each path on its own, for tests that compare them (tests/ops builds this file into its own
+// binary: libtileops exports nothing of tileops::cpu): the portable loops, and the F16C ones,
 // which exist only when the CPU has F16C and AVX (nullptr otherwise).
 struct HalfConversions {
   void (*to_float)(const Half*, float*, int64_t);
   void (*from_float)(const float*, Half*, int64_t);
 };
-TILEOPS_INTERNAL_API HalfConversions portable_half_conversions();
-TILEOPS_INTERNAL_API std::optional<HalfConversions> f16c_half_conversions();
+HalfConversions portable_half_conversions();
+std::optional<HalfConversions> f16c_half_conversions();
 
 }  // namespace tileops::cpu
