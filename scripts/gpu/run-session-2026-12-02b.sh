@@ -22,5 +22,5 @@ for row in "RMSNormFwdOp --workload llama-8b-decode" "GatedMLPFwdOp --workload l
   echo "=== $row (events)"; TILEOPS_BENCH_TIMER=events timeout 60 $B $row 2>&1 | tail -4
 done
 timeout 90 python3 bench/torch/rotary_bench.py --out "$out/rotary.json" 2>&1 | grep -v -i warn | tail -6
-ITERS=12 timeout ${SWEEP_TIMEOUT:-200} python3 $d/tile_sweep.py --out "$out" > "$out/tile_sweep.md" 2>"$out/tile_sweep.err"
+ITERS=12 timeout ${SWEEP_TIMEOUT:-200} python3 bench/torch/gemm_tile_sweep.py --shapes small-mid --tiles all --out "$out" > "$out/tile_sweep.md" 2>"$out/tile_sweep.err"
 echo "sweep exit $?"; cat "$out/tile_sweep.md"; tail -3 "$out/tile_sweep.err"

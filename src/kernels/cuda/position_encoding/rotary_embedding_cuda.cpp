@@ -7,6 +7,7 @@
 // per (query dtype, cache dtype, position dtype, pairing), built on first use. Measured on the
 // H200: docs/perf/h200-multicast-2026-12-02.
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -134,15 +135,31 @@ std::optional<std::string> block_per_token_refusal(const RotaryEmbeddingCall& ca
 }
 
 // A block per token (grid-strided past 65535 tokens), 256 threads, the cache row in shared
-// memory: the launch both block-per-token kernels share.
-void launch_block_per_token(CUfunction fn, int device, RotaryArgs& a) {
-  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
-  launch(fn, device, blocks, 1, 256, static_cast<unsigned>(a.rotary_dim * sizeof(float)),
-         {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
-          &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
-}
+// memory: what both block-per-token kernels share, all but their source and refusal.
+template <typename Derived>
+class BlockPerTokenCuda : public RotaryCuda<Derived> {
+ public:
+  explicit BlockPerTokenCuda(KernelSpec spec) : fn_(std::move(spec)) {}
 
-class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
+  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
+           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
+           const Tensor& key_out) override {
+    if (call.tokens == 0) return;
+    const int device = device_of(query);
+    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
+    launch(
+        fn_.get(device), device, blocks, 1, 256,
+        static_cast<unsigned>(a.rotary_dim * sizeof(float)),
+        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
+         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+  }
+
+ private:
+  CudaFunction fn_;
+};
+
+class RotaryTokensCuda final : public BlockPerTokenCuda<RotaryTokensCuda> {
  public:
   static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
                                             const DeviceFacts& facts) {
@@ -150,18 +167,7 @@ class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
   }
 
   RotaryTokensCuda(DType dtype, DType cache, DType positions, bool neox)
-      : fn_(tokens_spec(dtype, cache, positions, neox)) {}
-
-  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
-           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
-           const Tensor& key_out) override {
-    if (call.tokens == 0) return;
-    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
-    launch_block_per_token(fn_.get(device_of(query)), device_of(query), a);
-  }
-
- private:
-  CudaFunction fn_;
+      : BlockPerTokenCuda(tokens_spec(dtype, cache, positions, neox)) {}
 };
 
 // Elements of T in one 16-byte access.
@@ -169,7 +175,7 @@ int64_t vec_of(DType dtype) {
   return 16 / static_cast<int64_t>(dtype_size(dtype));
 }
 
-class RotaryTokensVecCuda final : public RotaryCuda<RotaryTokensVecCuda> {
+class RotaryTokensVecCuda final : public BlockPerTokenCuda<RotaryTokensVecCuda> {
  public:
   static constexpr int64_t kMinItemsPerToken = 128;
   static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_cuda"};
@@ -206,18 +212,7 @@ class RotaryTokensVecCuda final : public RotaryCuda<RotaryTokensVecCuda> {
   }
 
   RotaryTokensVecCuda(DType dtype, DType cache, DType positions, bool neox)
-      : fn_(tokens_vec_spec(dtype, cache, positions, neox)) {}
-
-  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
-           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
-           const Tensor& key_out) override {
-    if (call.tokens == 0) return;
-    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
-    launch_block_per_token(fn_.get(device_of(query)), device_of(query), a);
-  }
-
- private:
-  CudaFunction fn_;
+      : BlockPerTokenCuda(tokens_vec_spec(dtype, cache, positions, neox)) {}
 };
 
 const StaticKernelRegistration<RotaryPairsCuda> kPairs("RotaryEmbeddingFwdOp",

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Times every gemm_sm90_ws tile shape (TMA-store epilogue) on the mid-M, small and large bf16
-GEMMs of the report beside cuBLAS, each output checked against torch first (NaN-poisoned output block, every element).
+"""Times gemm_sm90_ws tile shapes beside cuBLAS on a set of bf16 GEMMs, each output checked
+against torch first (NaN-poisoned output block, every element).
 
 A tile is forced through the tuning store (TILEOPS_TUNING_DIR/<board>.tsv, the file
 `request_tune()` reads), one process per tile, since a process keeps the choice it read. Times
-are torch.profiler kernel records with the L2 flushed before each call (bench/torch/gemm_bench.py),
-median of ITERS calls.
+are torch.profiler kernel records with the L2 flushed before each call (gemm_bench.py), median
+of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02) and `small-mid`
+(docs/perf/h200-epilogue-2026-12-02).
 
-    python3 docs/perf/h200-epilogue-2026-12-02/tile_sweep.py [--tiles T,T,...] [--out DIR]
+    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid] [--tiles T,T,...|all] [--out DIR]
 """
 import argparse
 import json
@@ -16,31 +17,38 @@ import subprocess
 import sys
 import tempfile
 
-SHAPES = [(64, 4096, 7168, False, True), (128, 4096, 7168, False, True),
-          (256, 4096, 7168, False, True), (128, 2112, 7168, False, True),
-          (128, 7168, 2048, False, True), (1024, 1024, 1024, False, False),
-          (4096, 4096, 7168, False, True), (2048, 2048, 2048, False, True)]
-TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
-         "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2"]
+SHAPE_SETS = {
+    "large": [(4096, 4096, 7168, False, True), (4096, 5120, 5120, False, True),
+              (8192, 8192, 8192, False, True), (4096, 7168, 16384, False, True),
+              (4096, 4096, 4096, False, False), (4096, 4096, 4096, True, False),
+              (2048, 2048, 2048, False, True), (1000, 3000, 4096, False, True)],
+    "small-mid": [(64, 4096, 7168, False, True), (128, 4096, 7168, False, True),
+                  (256, 4096, 7168, False, True), (128, 2112, 7168, False, True),
+                  (128, 7168, 2048, False, True), (1024, 1024, 1024, False, False),
+                  (4096, 4096, 7168, False, True), (2048, 2048, 2048, False, True)],
+}
+TILES = ["128x256x64/s4", "128x256x64/s4/c2", "128x128x64/s6", "128x128x64/s6/c2"]
+ALL_TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
+             "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2"]
 
 
 def spec(m, n, k, ta, tb):
     return f"bfloat16 m={m} n={n} k={k} {'t' if ta else 'n'}{'t' if tb else 'n'}"
 
 
-def one_tile(tile, iters):
-    sys.path.insert(0, "bench/torch")
+def one_tile(tile, iters, shapes):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import torch
     board = torch.cuda.get_device_name(0)
     name = "".join(c if c.isalnum() or c in "._-" else "_" for c in board)
     with open(os.path.join(os.environ["TILEOPS_TUNING_DIR"], name + ".tsv"), "w") as f:
-        for m, n, k, ta, tb in SHAPES:
+        for m, n, k, ta, tb in shapes:
             f.write(f"gemm_sm90_ws\t{spec(m, n, k, ta, tb)}\t{tile}\n")
     import tileops_torch
     from gemm_bench import Flush, make_operands, median_times, torch_gemm
     flush = Flush()
     rows = []
-    for m, n, k, ta, tb in SHAPES:
+    for m, n, k, ta, tb in shapes:
         a, b = make_operands(m, n, k, ta, tb, torch.bfloat16)
         ref = torch_gemm(a, b, ta, tb).float()
         op = tileops_torch.GemmFwdOp(trans_a=ta, trans_b=tb)
@@ -64,28 +72,30 @@ def one_tile(tile, iters):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tiles", default=",".join(TILES))
+    p.add_argument("--tiles", default=",".join(TILES), help="comma-separated, or 'all'")
+    p.add_argument("--shapes", choices=sorted(SHAPE_SETS), default="large")
     p.add_argument("--iters", type=int, default=int(os.environ.get("ITERS", "12")))
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     p.add_argument("--one", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.one:
-        one_tile(args.one, args.iters)
+        one_tile(args.one, args.iters, SHAPE_SETS[args.shapes])
         return
     rows = []
-    for tile in args.tiles.split(","):
+    tiles = ALL_TILES if args.tiles == "all" else args.tiles.split(",")
+    for tile in tiles:
         with tempfile.TemporaryDirectory() as d:
             env = dict(os.environ, TILEOPS_TUNING_DIR=d)
-            r = subprocess.run([sys.executable, __file__, "--one", tile, "--iters", str(args.iters)],
+            r = subprocess.run([sys.executable, __file__, "--one", tile, "--iters", str(args.iters),
+                                "--shapes", args.shapes],
                                env=env, capture_output=True, text=True)
             sys.stderr.write(r.stderr[-2000:])
             rows += [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
     with open(os.path.join(args.out, "tile_sweep.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    tiles = args.tiles.split(",")
     print("| M x N x K | layout | cuBLAS us | " + " | ".join(tiles) + " |")
     print("|---|---|---|" + "---|" * len(tiles))
-    for m, n, k, ta, tb in SHAPES:
+    for m, n, k, ta, tb in SHAPE_SETS[args.shapes]:
         lay = spec(m, n, k, ta, tb).split()[-1]
         mine = {r["tile"]: r for r in rows if (r["m"], r["n"], r["k"], r["layout"]) == (m, n, k, lay)}
         if not mine:
