@@ -6,7 +6,6 @@ set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python TILEOPS_CACHE_DIR=/tmp/tileops-cache
 export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 out=${OUT:-/tmp/out}
-d=docs/perf/h200-epilogue-2026-12-02
 SHARDS=8 SANITIZE=0 bash scripts/gpu/run-suite.sh; echo "suite exit $?"
 grep -E "^\[  FAILED|Failure" -A3 "$out/cuda-tests.log" | head -30
 grep -E "^\[       OK \] .*(BenchTiming|KernelRecord|Cupti)" "$out/cuda-tests.log" | head

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/position_encoding/rope_neox_fwd_op.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -52,20 +52,26 @@ class RopeNeoxCpuKernel final : public RopeNeoxKernel {
     const int64_t row_elems = call.heads * call.dim;
     parallel_for(call.batch * call.seq, std::max<int64_t>(1, 16384 / row_elems),
                  [&](int64_t begin, int64_t end) {
+                   // A row's heads go through float (float_rows.hpp), read before written.
+                   RowReader<T> reader;
+                   RowWriter<T> writer;
                    for (int64_t row = begin; row < end; ++row) {
                      const int64_t s = row % call.seq;
                      const float* c = cos_.data() + s * half_;
                      const float* sn = sin_.data() + s * half_;
+                     const float* xr = reader.read(x + row * row_elems, row_elems);
+                     float* yr = writer.row(y + row * row_elems, row_elems);
                      for (int64_t h = 0; h < call.heads; ++h) {
-                       const T* xv = x + row * row_elems + h * call.dim;
-                       T* yv = y + row * row_elems + h * call.dim;
+                       const float* xv = xr + h * call.dim;
+                       float* yv = yr + h * call.dim;
                        for (int64_t i = 0; i < half_; ++i) {
-                         const float x0 = load(xv[i]);
-                         const float x1 = load(xv[i + half_]);
-                         yv[i] = store<T>(x0 * c[i] - x1 * sn[i]);
-                         yv[i + half_] = store<T>(x1 * c[i] + x0 * sn[i]);
+                         const float x0 = xv[i];
+                         const float x1 = xv[i + half_];
+                         yv[i] = x0 * c[i] - x1 * sn[i];
+                         yv[i + half_] = x1 * c[i] + x0 * sn[i];
                        }
                      }
+                     writer.commit();
                    }
                  });
   }

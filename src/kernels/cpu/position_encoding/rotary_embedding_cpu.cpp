@@ -3,7 +3,7 @@
 // written, so a bad call leaves the outputs (and, in place, the inputs) untouched.
 #include <fmt/format.h>
 
-#include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/position_encoding/rotary_embedding_fwd_op.hpp"
@@ -25,19 +25,23 @@ void check_positions(const P* positions, int64_t tokens, int64_t max_position) {
 }
 
 // Rotates the first rotary_dim elements of one head (x and y may be the same memory: each pair
-// is read before it is written) and copies the rest. The pairing is a template parameter so that
-// the loop has no branch and vectorises.
-template <bool kNeox, typename T, typename C>
-void rotate_head(const RotaryEmbeddingCall& call, const T* x, T* y, const C* cos, const C* sin) {
+// is read before it is written) and copies the rest. The rotated part goes through float rows
+// (float_rows.hpp). The pairing is a template parameter so that the loop has no branch and
+// vectorises.
+template <bool kNeox, typename T>
+void rotate_head(const RotaryEmbeddingCall& call, const T* x, T* y, const float* cos,
+                 const float* sin, RowReader<T>& reader, RowWriter<T>& writer) {
   const int64_t half = call.rotary_dim / 2;
+  const float* xf = reader.read(x, call.rotary_dim);
+  float* yf = writer.row(y, call.rotary_dim);
   for (int64_t i = 0; i < half; ++i) {
     const int64_t a = kNeox ? i : 2 * i;
     const int64_t b = kNeox ? i + half : 2 * i + 1;
-    const float x0 = load(x[a]), x1 = load(x[b]);
-    const float c = load(cos[i]), s = load(sin[i]);
-    y[a] = store<T>(x0 * c - x1 * s);
-    y[b] = store<T>(x1 * c + x0 * s);
+    const float x0 = xf[a], x1 = xf[b];
+    yf[a] = x0 * cos[i] - x1 * sin[i];
+    yf[b] = x1 * cos[i] + x0 * sin[i];
   }
+  writer.commit();
   if (x != y) {
     for (int64_t j = call.rotary_dim; j < call.head_dim; ++j) y[j] = x[j];
   }
@@ -49,16 +53,21 @@ void rotate(const RotaryEmbeddingCall& call, const P* positions, const T* q, con
   const int64_t row = (call.query_heads + call.key_heads) * call.head_dim;
   parallel_for(call.tokens, std::max<int64_t>(1, 16384 / std::max<int64_t>(row, 1)),
                [&](int64_t begin, int64_t end) {
+                 RowReader<C> cache_reader;
+                 RowReader<T> reader;
+                 RowWriter<T> writer;
                  for (int64_t t = begin; t < end; ++t) {
-                   const C* cos = cache + static_cast<int64_t>(positions[t]) * call.rotary_dim;
-                   const C* sin = cos + call.rotary_dim / 2;
+                   const float* cos = cache_reader.read(
+                       cache + static_cast<int64_t>(positions[t]) * call.rotary_dim,
+                       call.rotary_dim);
+                   const float* sin = cos + call.rotary_dim / 2;
                    for (int64_t h = 0; h < call.query_heads; ++h) {
                      const int64_t at = (t * call.query_heads + h) * call.head_dim;
-                     rotate_head<kNeox>(call, q + at, q_out + at, cos, sin);
+                     rotate_head<kNeox>(call, q + at, q_out + at, cos, sin, reader, writer);
                    }
                    for (int64_t h = 0; h < call.key_heads; ++h) {
                      const int64_t at = (t * call.key_heads + h) * call.head_dim;
-                     rotate_head<kNeox>(call, k + at, k_out + at, cos, sin);
+                     rotate_head<kNeox>(call, k + at, k_out + at, cos, sin, reader, writer);
                    }
                  }
                });
