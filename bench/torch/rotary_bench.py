@@ -15,7 +15,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import tileops_torch  # noqa: E402
-from gemm_bench import Flush, median_times  # noqa: E402
+from kernel_timing import Flush, median_times  # noqa: E402
 
 ROWS = [  # label, tokens, query heads, key heads, head dim, cache rows, rotary dim, neox, dtype
     ("llama-8b-decode", 1, 32, 8, 128, 8192, 128, True, torch.bfloat16),

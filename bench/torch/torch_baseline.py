@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Times the workloads of a `tileops bench --json` result with torch eager and torch.compile in
-the same way (CUDA events, L2 flushed by a 256 MB write before each call, median of many calls),
+"""Times the workloads of a `tileops bench --json` result with torch eager and torch.compile,
 then writes the comparison: report.md (table), report.json and efficiency.svg (plot).
 
-usage: torch_baseline.py TILEOPS_JSON OUT_DIR [--no-compile]
+Torch is timed as tileops bench times tileops: device busy time from kernel records (here
+torch.profiler's, through kernel_timing.py, with the L2 flushed before each call),
+median of many calls. Where the profiler gives no usable records for a row, or with
+--timer=events, CUDA events around each call are used instead (they include launch cost); each
+row's torch_timer says which. Compare busy with busy: a tileops JSON timed with CUPTI (its rows'
+`method`), or both with events (TILEOPS_BENCH_TIMER=events).
+
+usage: torch_baseline.py TILEOPS_JSON OUT_DIR [--no-compile] [--timer=profiler|events]
 Runs on the GPU machine, where torch is installed; tileops itself does not need torch.
 """
 import json
@@ -122,7 +128,7 @@ def torch_program(case):
 FLUSH = None
 
 
-def time_fn(fn, args, iters=50, warmup=5):
+def time_fn_events(fn, args, iters=50, warmup=5):
     global FLUSH
     if FLUSH is None:
         FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
@@ -140,6 +146,27 @@ def time_fn(fn, args, iters=50, warmup=5):
             pairs.append((start, end))
         torch.cuda.synchronize()
     return statistics.median(s.elapsed_time(e) * 1000.0 for s, e in pairs)
+
+
+PROFILER_FLUSH = None
+
+
+def time_fn(fn, args, timer, iters=50):
+    """(busy us, how it was timed): kernel records unless timer == "events" or they fail."""
+    global PROFILER_FLUSH
+    if timer == "profiler":
+        try:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            from kernel_timing import Flush, median_times
+            if PROFILER_FLUSH is None:
+                PROFILER_FLUSH = Flush()
+            with torch.no_grad():
+                busy, _, _ = median_times(lambda: fn(*args), iters, PROFILER_FLUSH)
+            return busy, "torch.profiler kernel records (busy)"
+        except Exception as e:  # fall back, and say so in the row
+            why = f"{type(e).__name__}: {e}"[:120]
+            return time_fn_events(fn, args, iters), f"cuda events (profiler failed: {why})"
+    return time_fn_events(fn, args, iters), "cuda events"
 
 
 def svg_plot(rows, path):
@@ -165,6 +192,9 @@ def svg_plot(rows, path):
 def main():
     src, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
     use_compile = "--no-compile" not in sys.argv
+    timer = next((a.split("=")[1] for a in sys.argv if a.startswith("--timer=")), "profiler")
+    if timer not in ("profiler", "events"):
+        sys.exit(f"torch_baseline: --timer takes profiler or events, got {timer!r}")
     import time
     deadline = time.time() + float(next((a.split("=")[1] for a in sys.argv if a.startswith("--compile-budget=")), 360))
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -176,19 +206,21 @@ def main():
         if prog is None:
             continue
         fn, args = prog
-        r["torch_eager_us"] = time_fn(fn, args)
+        r["torch_eager_us"], r["torch_timer"] = time_fn(fn, args, timer)
         # torch.compile is timed on the bfloat16 memory-bound rows (as the anchors are), within a
         # time budget: each compile costs seconds.
         if use_compile and r["dtype"] == "bfloat16" and r.get("copy_floor_us") and time.time() < deadline:
             try:
                 torch._dynamo.reset()
                 compiled = torch.compile(fn)
-                r["torch_compile_us"] = time_fn(compiled, args)
+                r["torch_compile_us"], r["torch_compile_timer"] = time_fn(compiled, args, timer)
             except Exception as e:  # report, do not hide
                 r["torch_compile_error"] = f"{type(e).__name__}: {e}"[:200]
+        # tileops's busy time (CUPTI), or its event interval (older JSON, or events).
+        tileops_us = r.get("busy_us", r["median_us"])
         for key in ("torch_eager_us", "torch_compile_us"):
-            if key in r and r["median_us"] > 0:
-                r[key.replace("_us", "_ratio")] = r[key] / r["median_us"]
+            if key in r and tileops_us > 0:
+                r[key.replace("_us", "_ratio")] = r[key] / tileops_us
     (out_dir / "report.json").write_text(json.dumps({"results": rows, "device": torch.cuda.get_device_name()}, indent=1))
     lines = ["| op | workload | dtype | tileops us | p10-p90 | copy floor us | TB/s | eff. vs copy | TFLOP/s | torch eager us | torch.compile us | eager / tileops | compile / tileops | served by |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -18,7 +18,7 @@ for lib in libfmt.so.9 libbenchmark.so.1debian; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
   if [ -n "$path" ]; then cp -L "$path" .gpu/lib/; fi
 done
-cp bench/torch/torch_baseline.py .gpu/
+cp bench/torch/torch_baseline.py bench/torch/kernel_timing.py .gpu/
 package=$torch_build/bindings/torch/python/tileops_torch
 if [ -f "$package/libtileops_torch.so" ]; then
   mkdir -p .gpu/torch/python .gpu/torch/test-hooks
