@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <span>
 
 #include "kernels/cuda/common/row_launch.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
@@ -22,6 +23,10 @@ inline unsigned elementwise_grid(int64_t work_items, int device) {
 // Launches fn over work_items items (elements or packs), kElementwiseBlock threads a block.
 inline void launch_elementwise(CUfunction fn, int device, int64_t work_items,
                                std::initializer_list<void*> args) {
+  launch(fn, device, elementwise_grid(work_items, device), 1, kElementwiseBlock, 0, args);
+}
+inline void launch_elementwise(CUfunction fn, int device, int64_t work_items,
+                               std::span<void* const> args) {
   launch(fn, device, elementwise_grid(work_items, device), 1, kElementwiseBlock, 0, args);
 }
 

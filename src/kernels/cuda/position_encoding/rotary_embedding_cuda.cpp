@@ -7,6 +7,7 @@
 // per (query dtype, cache dtype, position dtype, pairing), built on first use. Measured on the
 // H200: docs/perf/h200-multicast-2026-12-02.
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include <fmt/format.h>
@@ -63,6 +64,12 @@ struct RotaryArgs {
         head_dim(static_cast<int>(call.head_dim)),
         rotary_dim(static_cast<int>(call.rotary_dim)),
         copy_rest((query_out != query || key_out != key) && rotary_dim < head_dim ? 1 : 0) {}
+
+  // The argument pointers every rotary kernel takes, in its parameter order.
+  std::array<void*, 13> pointers() {
+    return {&positions,   &query,     &key,      &cache,      &query_out,    &key_out,  &tokens,
+            &query_heads, &key_heads, &head_dim, &rotary_dim, &max_position, &copy_rest};
+  }
 };
 
 // The build and registration facts both implementations share: one entry per specialisation.
@@ -102,10 +109,9 @@ class RotaryPairsCuda final : public RotaryCuda<RotaryPairsCuda> {
     const int device = device_of(query);
     RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
     const int64_t per_head = a.rotary_dim / 2 + (a.copy_rest ? a.head_dim - a.rotary_dim : 0);
-    launch_elementwise(
-        fn_.get(device), device, a.tokens * (a.query_heads + a.key_heads) * per_head,
-        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
-         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+    const auto args = a.pointers();
+    launch_elementwise(fn_.get(device), device, a.tokens * (a.query_heads + a.key_heads) * per_head,
+                       args);
   }
 
  private:
@@ -148,11 +154,9 @@ class BlockPerTokenCuda : public RotaryCuda<Derived> {
     const int device = device_of(query);
     RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
     const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(a.tokens, 65535));
-    launch(
-        fn_.get(device), device, blocks, 1, 256,
-        static_cast<unsigned>(a.rotary_dim * sizeof(float)),
-        {&a.positions, &a.query, &a.key, &a.cache, &a.query_out, &a.key_out, &a.tokens,
-         &a.query_heads, &a.key_heads, &a.head_dim, &a.rotary_dim, &a.max_position, &a.copy_rest});
+    const auto args = a.pointers();
+    launch(fn_.get(device), device, blocks, 1, 256,
+           static_cast<unsigned>(a.rotary_dim * sizeof(float)), args);
   }
 
  private:
