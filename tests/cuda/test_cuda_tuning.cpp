@@ -140,9 +140,9 @@ TEST_F(CudaClusteredTiles, ClustersWalkSeveralPairs) {
 // Every tile through each epilogue: TMA stores (a plain call, a bias, a gated call, a batch whose
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
-  const std::vector<std::string> tiles{"128x256x64/s4",    "128x128x64/s6",   "64x256x64/s5",
-                                       "64x128x64/s8",     "64x64x64/s12",    "64x32x64/s16",
-                                       "128x256x64/s4/c2", "128x128x64/s6/c2"};
+  const std::vector<std::string> tiles{"128x256x64/s4",    "128x128x64/s6",    "64x256x64/s5",
+                                       "64x128x64/s8",     "64x64x64/s12",     "64x32x64/s16",
+                                       "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);
@@ -168,7 +168,10 @@ TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
         cuda_matches_reference(bmm, {Shape{3, 136, 264}, Shape{3, 200, 264}}, DType::kBFloat16))
         << tile << " batch";
     EXPECT_EQ(bmm.kernel_config(), "tile=" + tile);
-    if (tile.rfind("64x64", 0) == 0 || tile.rfind("64x32", 0) == 0) continue;  // no gated calls
+    // The tiles under 128 columns serve no gated calls.
+    if (tile.find("x64x64/") != std::string::npos || tile.find("x32x64/") != std::string::npos) {
+      continue;
+    }
     force(tile, m, n, k, false, true, " silu_and_mul");
     GatedLinearFwdOp gated;
     gated.request_tune();

@@ -64,12 +64,15 @@ extern "C" __global__ void tma_tile_kernel(const __grid_constant__ TensorMap map
 )";
 
 // One box of matrix `matrix` of a batch through a 3-D map.
+// policy: -1 for a plain load, else an L2Priority code for the hinted one.
 constexpr const char* kTma3dKernel = R"(
+#include "device/cache_policy.cuh"
 #include "device/sm90/tma.cuh"
 using namespace tileops::dev;
 using namespace tileops::dev::sm90;
 extern "C" __global__ void tma_3d_kernel(const __grid_constant__ TensorMap map,
-                                         unsigned short* out, int c0, int c1, int matrix) {
+                                         unsigned short* out, int c0, int c1, int matrix,
+                                         int policy) {
   extern __shared__ unsigned char raw[];
   __shared__ u64 bar;
   unsigned char* tile = raw + ((1024 - (smem_u32(raw) & 1023)) & 1023);
@@ -80,7 +83,11 @@ extern "C" __global__ void tma_3d_kernel(const __grid_constant__ TensorMap map,
   __syncthreads();
   if (threadIdx.x == 0) {
     mbar_arrive_expect_tx(&bar, 64 * 128);
-    tma_load_3d(tile, &map, &bar, c0, c1, matrix);
+    if (policy < 0) {
+      tma_load_3d(tile, &map, &bar, c0, c1, matrix);
+    } else {
+      tma_load_3d(tile, &map, &bar, c0, c1, matrix, l2_policy(policy));
+    }
   }
   mbar_wait(&bar, 0);
   for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) out[i] = swizzled_at(tile, i / 64, i % 64);
@@ -391,23 +398,62 @@ TEST(DevicePrimitives, TmaLoad3dStaysInsideItsMatrix) {
   const TensorMapBits map = encode_tensor_map_sw128_batched(
       {dsrc.data(), DType::kBFloat16, rows, cols, cols, matrices, rows * cols}, 64, 64);
   CudaFunction fn(test_kernel("test_tma_3d", kUnswizzle, kTma3dKernel), "tma_3d_kernel");
-  for (auto [c0, c1, matrix] :
-       {std::tuple{0, 0, 0}, std::tuple{80, 50, 1}, std::tuple{64, 64, 2}}) {
-    Tensor out = poisoned(64 * 64, DType::kBFloat16);
+  // Plain, then with each L2 eviction policy: a hint changes where lines stay, not what lands.
+  for (int policy : {-1, 0, 1, 2}) {
+    for (auto [c0, c1, matrix] :
+         {std::tuple{0, 0, 0}, std::tuple{80, 50, 1}, std::tuple{64, 64, 2}}) {
+      Tensor out = poisoned(64 * 64, DType::kBFloat16);
+      void* op = out.data();
+      launch_ex(fn.get(0), 0, {1, 1, 128, 64 * 128 + 1024, 1},
+                {const_cast<TensorMapBits*>(&map), &op, &c0, &c1, &matrix, &policy});
+      const Tensor back = host_copy(out);
+      const auto* got = static_cast<const uint16_t*>(back.data());
+      int bad = 0;
+      for (int r = 0; r < 64; ++r) {
+        for (int c = 0; c < 64; ++c) {
+          const int gr = c1 + r, gc = c0 + c;
+          const uint16_t want =
+              (gr < rows && gc < cols) ? src[(matrix * rows + gr) * cols + gc] : 0;
+          bad += got[r * 64 + c] != want;
+        }
+      }
+      EXPECT_EQ(bad, 0) << "box at (" << c0 << ", " << c1 << ") of matrix " << matrix << ", policy "
+                        << policy;
+    }
+  }
+}
+
+// 16-byte loads with each L2 eviction policy read the same bytes as without: the streaming
+// load for even words, the read-only load for odd ones.
+constexpr const char* kHintedLoadsKernel = R"(
+#include "device/cache_policy.cuh"
+#include "device/vec.cuh"
+using namespace tileops::dev;
+extern "C" __global__ void hinted_loads_kernel(const U32x4* src, U32x4* dst, int n, int priority) {
+  const u64 policy = l2_policy(priority);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    dst[i] = i % 2 == 0 ? load_stream_16(src + i, policy) : load_readonly_16(src + i, policy);
+}
+)";
+
+TEST(DevicePrimitives, HintedLoadsReadWhatPlainLoadsRead) {
+  TILEOPS_REQUIRE_CUDA();
+  std::mt19937_64 rng(testing::fresh_seed());
+  const int words = 1000;  // 16-byte words; not a multiple of the grid
+  const auto src = random_bf16(static_cast<size_t>(words) * 8, rng);
+  const Tensor dsrc = device_u16(src);
+  CudaFunction fn(test_kernel("test_hinted_loads", "", kHintedLoadsKernel), "hinted_loads_kernel");
+  for (int priority : {0, 1, 2}) {
+    Tensor out = poisoned(words * 8, DType::kBFloat16);
+    const void* sp = dsrc.data();
     void* op = out.data();
-    launch_ex(fn.get(0), 0, {1, 1, 128, 64 * 128 + 1024, 1},
-              {const_cast<TensorMapBits*>(&map), &op, &c0, &c1, &matrix});
+    int n = words;
+    launch_ex(fn.get(0), 0, {3, 1, 128, 0, 1}, {&sp, &op, &n, &priority});
     const Tensor back = host_copy(out);
     const auto* got = static_cast<const uint16_t*>(back.data());
     int bad = 0;
-    for (int r = 0; r < 64; ++r) {
-      for (int c = 0; c < 64; ++c) {
-        const int gr = c1 + r, gc = c0 + c;
-        const uint16_t want = (gr < rows && gc < cols) ? src[(matrix * rows + gr) * cols + gc] : 0;
-        bad += got[r * 64 + c] != want;
-      }
-    }
-    EXPECT_EQ(bad, 0) << "box at (" << c0 << ", " << c1 << ") of matrix " << matrix;
+    for (size_t i = 0; i < src.size(); ++i) bad += got[i] != src[i];
+    EXPECT_EQ(bad, 0) << "priority " << priority;
   }
 }
 

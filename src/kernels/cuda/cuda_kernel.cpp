@@ -43,6 +43,19 @@ CUfunction CudaFunction::load(int device) {
   check(driver().cuModuleLoadData(&module, bin.cubin.data()), "cuModuleLoadData");
   CUfunction fn = nullptr;
   check(driver().cuModuleGetFunction(&fn, module, entry_.c_str()), "cuModuleGetFunction");
+  // Every kernel may take all the dynamic shared memory the device allows, set once here so that
+  // a launch makes no driver call but the launch.
+  CUdevice dev = 0;
+  int optin = 0, static_bytes = 0;
+  check(driver().cuDeviceGet(&dev, device), "cuDeviceGet");
+  check(driver().cuDeviceGetAttribute(&optin, kAttrMaxSharedMemoryPerBlockOptin, dev),
+        "cuDeviceGetAttribute");
+  check(driver().cuFuncGetAttribute(&static_bytes, kFuncAttrSharedSizeBytes, fn),
+        "cuFuncGetAttribute");
+  if (optin - static_bytes > 48 * 1024) {
+    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, optin - static_bytes),
+          "cuFuncSetAttribute");
+  }
   loaded_[device].store(fn, std::memory_order_release);
   return fn;
 }
@@ -80,10 +93,6 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
 void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
             unsigned smem, std::span<void* const> args) {
   if (grid_x == 0 || grid_y == 0) return;
-  if (smem > 48 * 1024) {
-    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(smem)),
-          "cuFuncSetAttribute");
-  }
   check(driver().cuLaunchKernel(fn, grid_x, grid_y, 1, block, 1, 1, smem,
                                 static_cast<CUstream>(current_stream(device)),
                                 const_cast<void**>(args.data()), nullptr),
@@ -106,10 +115,6 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
 void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                std::initializer_list<void*> args) {
   if (g.grid_x == 0 || g.grid_y == 0 || g.grid_z == 0) return;
-  if (g.smem > 48 * 1024) {
-    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(g.smem)),
-          "cuFuncSetAttribute");
-  }
   LaunchAttribute cluster{};
   cluster.id = kLaunchAttrClusterDimension;
   cluster.value.cluster_dim = {g.cluster_x, 1, 1};
@@ -128,10 +133,6 @@ void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
 }
 
 int max_active_clusters(CUfunction fn, int device, const LaunchGeometry& g) {
-  if (g.smem > 48 * 1024) {
-    check(driver().cuFuncSetAttribute(fn, kFuncAttrMaxDynamicSharedSize, static_cast<int>(g.smem)),
-          "cuFuncSetAttribute");
-  }
   LaunchAttribute cluster{};
   cluster.id = kLaunchAttrClusterDimension;
   cluster.value.cluster_dim = {g.cluster_x, 1, 1};

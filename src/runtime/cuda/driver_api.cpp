@@ -64,6 +64,7 @@ LoadedDriver load() {
   bind(lib, a.cuModuleLoadData, "cuModuleLoadData", e);
   bind(lib, a.cuModuleGetFunction, "cuModuleGetFunction", e);
   bind(lib, a.cuFuncSetAttribute, "cuFuncSetAttribute", e);
+  bind(lib, a.cuFuncGetAttribute, "cuFuncGetAttribute", e);
   bind(lib, a.cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters", e);
   bind(lib, a.cuLaunchKernel, "cuLaunchKernel", e);
   bind(lib, a.cuEventCreate, "cuEventCreate", e);

@@ -26,6 +26,7 @@ inline constexpr int kAttrL2CacheSize = 38;
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kAttrMaxSharedMemoryPerBlockOptin = 97;
+inline constexpr int kFuncAttrSharedSizeBytes = 1;  // static shared memory of a kernel
 inline constexpr int kFuncAttrMaxDynamicSharedSize = 8;
 inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr int kCaptureModeThreadLocal = 1;
@@ -90,6 +91,7 @@ struct DriverApi {
   CUresult (*cuModuleLoadData)(CUmodule*, const void*);
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
   CUresult (*cuOccupancyMaxActiveClusters)(int*, CUfunction, const LaunchConfig*);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, CUstream, void**, void**);

@@ -31,6 +31,14 @@ __device__ __forceinline__ U32x4 load_stream_16(const void* p) {
                : "l"(p));
   return r;
 }
+// The same with an L2 eviction policy (device/cache_policy.cuh).
+__device__ __forceinline__ U32x4 load_stream_16(const void* p, u64 policy) {
+  U32x4 r;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "l"(p), "l"(policy));
+  return r;
+}
 
 // 16 bytes through the read-only (non-coherent) cache: for small operands many blocks re-read.
 __device__ __forceinline__ U32x4 load_readonly_16(const void* p) {
@@ -38,6 +46,14 @@ __device__ __forceinline__ U32x4 load_readonly_16(const void* p) {
   asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
                : "l"(p));
+  return r;
+}
+// The same with an L2 eviction policy (device/cache_policy.cuh).
+__device__ __forceinline__ U32x4 load_readonly_16(const void* p, u64 policy) {
+  U32x4 r;
+  asm volatile("ld.global.nc.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "l"(p), "l"(policy));
   return r;
 }
 

@@ -32,10 +32,16 @@
 // over the BN / 2 matching up rows, so each thread holds a gate sum and its up sum (ACC / 2
 // registers apart) and the tile covers BN / 2 output columns.
 //
+// A weight stream (stream_b, set by the host when every tile row of a problem falls in one group
+// of the walk, so that all reads of a B stage come from blocks running together and none later)
+// loads B evict-first: its lines then replace its own earlier lines rather than what the L2 held
+// before the call (activations, often dirty, whose write-back the stream would otherwise pay).
+//
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
 // with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue).
+#include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
 #include "device/sm90/scheduler.cuh"
@@ -72,39 +78,52 @@ constexpr u16 kBothBlocks = 0x3;  // multicast mask of a two-block cluster
 // (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
 // Clustered, block `rank` loads half of the B stage (the gate or the up rows when gated) and
 // multicasts it; the K-major B map's box is then half the tile's rows.
-__device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* map_b, u64* full,
-                                           int c0, int c1, int p) {
-  if (CLUSTERED) {
-    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks);
+// A box of A, or of B when B is not multicast; with the evict-first policy when it is streamed.
+__device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* full, int c0, int c1,
+                                         int p, const u64* evict_first) {
+  if (evict_first != nullptr) {
+    tma_load_3d(dst, map, full, c0, c1, p, *evict_first);
   } else {
-    tma_load_3d(dst, map_b, full, c0, c1, p);
+    tma_load_3d(dst, map, full, c0, c1, p);
+  }
+}
+__device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* map_b, u64* full,
+                                           int c0, int c1, int p, const u64* evict_first) {
+  if (!CLUSTERED) {
+    load_box(dst, map_b, full, c0, c1, p, evict_first);
+  } else if (evict_first != nullptr) {
+    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks, *evict_first);
+  } else {
+    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks);
   }
 }
 
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
-                                           int m0, int n0, int up_row0, int k0, u32 rank) {
+                                           int m0, int n0, int up_row0, int k0, u32 rank,
+                                           const u64* b_evict_first) {
   mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
   if (A_K_MAJOR) {
-    tma_load_3d(a, map_a, full, k0, m0, p);
+    load_box(a, map_a, full, k0, m0, p, nullptr);
   } else {
 #pragma unroll
     for (int j = 0; j < BM / 64; ++j) {
-      tma_load_3d(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0, p);
+      load_box(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0, p, nullptr);
     }
   }
   if (GATED) {
-    if (!CLUSTERED || rank == 0) load_b_box(b, map_b, full, k0, n0, p);
-    if (!CLUSTERED || rank == 1) load_b_box(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p);
+    if (!CLUSTERED || rank == 0) load_b_box(b, map_b, full, k0, n0, p, b_evict_first);
+    if (!CLUSTERED || rank == 1)
+      load_b_box(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p, b_evict_first);
   } else if (B_K_MAJOR) {
     load_b_box(b + rank * (B_TILE_BYTES / CLUSTER_M), map_b, full, k0,
-               n0 + static_cast<int>(rank) * (BN / CLUSTER_M), p);
+               n0 + static_cast<int>(rank) * (BN / CLUSTER_M), p, b_evict_first);
   } else {
     constexpr int kBoxes = BN / 64 / CLUSTER_M;  // of this block's share
 #pragma unroll
     for (int i = 0; i < kBoxes; ++i) {
       const int j = static_cast<int>(rank) * kBoxes + i;
-      load_b_box(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p);
+      load_b_box(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p, b_evict_first);
     }
   }
 }
@@ -228,7 +247,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         const __grid_constant__ TensorMap map_b,
                         const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K,
                         int vec_stores, int tma_store, int splits, float* partials, int* counters,
-                        const T* bias, const T* residual, int batch) {
+                        const T* bias, const T* residual, int batch, int stream_b) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -269,6 +288,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
+      const u64 evict_first = l2_policy(kL2EvictFirst);
+      const u64* b_evict_first = stream_b ? &evict_first : nullptr;
       int stage = 0;
       u32 phase = 0;
       for (int u = first_unit; u < units; u += unit_stride) {
@@ -280,7 +301,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], p, m0, tn * OUT_BN, N + tn * OUT_BN, kt * BK, rank);
+                     &full[stage], p, m0, tn * OUT_BN, N + tn * OUT_BN, kt * BK, rank,
+                     b_evict_first);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;

@@ -51,14 +51,19 @@ struct WsTile {
 // The narrow tiles' rates are fitted to the sweep of docs/perf/h200-cluster-2026-12-01: over 64
 // to 128 tokens they fill the SMs without splitting K and win; from 256 tokens the 128-column
 // tiles' reuse wins. The clustered tiles' rates come from docs/perf/h200-multicast-2026-12-02.
-constexpr std::array<WsTile, 8> kTiles{{{128, 256, 4, 1.0},
+// 128x64 (split K) reads the fewest bytes into each SM where N is small and K long: 18.9 us on
+// 128x2112x7168 against 22.5 for the untuned 64x32 (docs/perf/h200-l2-policy-2026-12-02). Its
+// rate keeps it below the measured winner on every row of that sweep, so the untuned choice does
+// not take it there; tuning does where it wins.
+constexpr std::array<WsTile, 9> kTiles{{{128, 256, 4, 1.0},
                                         {128, 128, 6, 0.92},
                                         {64, 256, 5, 0.85},
                                         {64, 128, 8, 0.75},
                                         {64, 64, 12, 0.62},
                                         {64, 32, 16, 0.5},
                                         {128, 256, 4, 1.02, 2},
-                                        {128, 128, 6, 0.95, 2}}};
+                                        {128, 128, 6, 0.95, 2},
+                                        {128, 64, 8, 0.7}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -138,6 +143,14 @@ SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
   if (splits <= 1) return {};
   const int64_t slots = tile_count(call, t) * (t.bm / 64);
   return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * t.bn * 4};
+}
+
+// Whether the kernel loads B evict-first (gemm_sm90_ws.cu): when a problem's tile rows all fall
+// in one group of the walk, the blocks reading a B stage run together and no later tile reads it
+// again. On the H200 this took 6-14% off M = 64..256 and cost 1-4% on large shapes, where later
+// groups re-read B from the L2 (docs/perf/h200-l2-policy-2026-12-02).
+bool streams_b(const GemmCall& call, const WsTile& t) {
+  return (call.m + t.bm - 1) / t.bm <= kGroupM;
 }
 
 // The share of a tile's rows that hold rows of the output: a 128-row tile over m = 64 multiplies
@@ -357,6 +370,7 @@ class GemmSm90WsCuda final : public GemmKernel {
     const void* bias = tp.bias;
     const void* residual = tp.residual;
     int batch = static_cast<int>(call.batch);
+    int stream_b = streams_b(call, t) ? 1 : 0;
     const CUfunction fn = fns_[tile]->get(device);
     const LaunchGeometry geometry{.block = t.threads(),
                                   .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
@@ -371,7 +385,7 @@ class GemmSm90WsCuda final : public GemmKernel {
                .cluster_x = geometry.cluster_x},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b),
                const_cast<TensorMapBits*>(&map_d), &dp, &m, &n, &k, &vec_stores, &tma_store,
-               &splits, &partials, &counters, &bias, &residual, &batch});
+               &splits, &partials, &counters, &bias, &residual, &batch, &stream_b});
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.

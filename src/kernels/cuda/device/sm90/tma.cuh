@@ -38,6 +38,16 @@ __device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, u64
       : "memory");
 }
 
+// The same with an L2 eviction policy (device/cache_policy.cuh) for the bytes it reads.
+__device__ __forceinline__ void tma_load_3d(void* dst, const TensorMap* map, u64* bar, int c0,
+                                            int c1, int c2, u64 policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".L2::cache_hint [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(smem_u32(dst)),
+      "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}
+
 // Loads the box once and writes it to the same offset in every cluster block named by
 // cta_mask, completing on each one's barrier at bar's offset.
 __device__ __forceinline__ void tma_load_3d_multicast(void* dst, const TensorMap* map, u64* bar,
@@ -46,6 +56,18 @@ __device__ __forceinline__ void tma_load_3d_multicast(void* dst, const TensorMap
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
       ".multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(smem_u32(dst)),
       "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
+      : "memory");
+}
+// The same with an L2 eviction policy (device/cache_policy.cuh).
+__device__ __forceinline__ void tma_load_3d_multicast(void* dst, const TensorMap* map, u64* bar,
+                                                      int c0, int c1, int c2, u16 cta_mask,
+                                                      u64 policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster.L2::cache_hint [%0], [%1, {%3, %4, %5}], [%2], %6, %7;" ::"r"(
+          smem_u32(dst)),
+      "l"(reinterpret_cast<u64>(map)), "r"(smem_u32(bar)), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask),
+      "l"(policy)
       : "memory");
 }
 // The same for a 2-D map.
