@@ -74,4 +74,47 @@ class RowWriter {
   int64_t n_ = 0;
 };
 
+// Where a kernel's loops may read an element type either way: half goes through a float row
+// (its one-at-a-time conversion is the cost, and F16C converts eight at a time), every other type
+// is read and written in place (a bfloat16 converts inline as cheaply as a buffer is read back:
+// through a buffer, BatchNorm training over bfloat16 ran twice as slow). Loops see
+// RowElement<T> and convert with load() and store<RowElement<T>>().
+template <typename T>
+inline constexpr bool kRowsAsFloat = std::is_same_v<T, Half>;
+template <typename T>
+using RowElement = std::conditional_t<kRowsAsFloat<T>, float, T>;
+
+template <typename T>
+class BulkRowReader {
+ public:
+  const RowElement<T>* read(const T* src, int64_t n) {
+    if constexpr (kRowsAsFloat<T>) {
+      return reader_.read(src, n);
+    } else {
+      return src;
+    }
+  }
+
+ private:
+  RowReader<T> reader_;
+};
+
+template <typename T>
+class BulkRowWriter {
+ public:
+  RowElement<T>* row(T* dst, int64_t n) {
+    if constexpr (kRowsAsFloat<T>) {
+      return writer_.row(dst, n);
+    } else {
+      return dst;
+    }
+  }
+  void commit() {
+    if constexpr (kRowsAsFloat<T>) writer_.commit();
+  }
+
+ private:
+  RowWriter<T> writer_;
+};
+
 }  // namespace tileops::cpu

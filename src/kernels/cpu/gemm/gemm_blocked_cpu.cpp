@@ -15,6 +15,7 @@
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "kernels/cpu/gemm/gemm_tail.hpp"
 #include "kernels/cpu/half_convert.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -77,7 +78,11 @@ void pack(const T* src, int64_t rs, int64_t ks, int64_t rows, int64_t kb, int64_
     } else {
       for (int64_t kk = 0; kk < kb; ++kk) {
         const T* col = src + kk * ks + p * rs;
-        for (int64_t i = 0; i < valid; ++i) panel[kk * width + i] = load(col[i * rs]);
+        if (rs == 1) {
+          to_float_row(col, panel + kk * width, valid);  // contiguous: half in bulk
+        } else {
+          for (int64_t i = 0; i < valid; ++i) panel[kk * width + i] = load(col[i * rs]);
+        }
       }
     }
     for (int64_t i = valid; i < width; ++i) {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "kernels/cpu/normalization/batch_norm_cpu.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -22,11 +23,15 @@ void batch_norm_infer_segments(const BatchNormCall& call, const T* x, const floa
   }
   parallel_for(call.n * c, std::max<int64_t>(1, 16384 / std::max<int64_t>(l, 1)),
                [&](int64_t begin, int64_t end) {
+                 BulkRowReader<T> reader;
+                 BulkRowWriter<T> writer;
                  for (int64_t s = begin; s < end; ++s) {
                    const batch_norm::ChannelAffine& a = affine[s % c];
-                   const T* seg = x + s * l;
-                   T* out = y + s * l;
-                   for (int64_t j = 0; j < l; ++j) out[j] = store<T>(a.apply(load(seg[j])));
+                   const auto* seg = reader.read(x + s * l, l);
+                   auto* out = writer.row(y + s * l, l);
+                   for (int64_t j = 0; j < l; ++j)
+                     out[j] = store<RowElement<T>>(a.apply(load(seg[j])));
+                   writer.commit();
                  }
                });
 }

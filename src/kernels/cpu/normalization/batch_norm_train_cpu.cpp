@@ -2,6 +2,7 @@
 // the channel's n segments of l contiguous elements: the mean, the variance (sum of
 // (x - mean)^2), then the normalized output; fp32 accumulation.
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "kernels/cpu/normalization/batch_norm_cpu.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -17,16 +18,18 @@ void batch_norm_train_channels(const BatchNormCall& call, const T* x, float* run
   if (count == 0) return;  // no batch statistics: torch leaves the running stats alone
   const float inv_count = 1.0f / static_cast<float>(count);
   parallel_for(c, std::max<int64_t>(1, 32768 / count), [&](int64_t begin, int64_t end) {
+    BulkRowReader<T> reader;
+    BulkRowWriter<T> writer;
     for (int64_t ch = begin; ch < end; ++ch) {
       batch_norm::LaneSum sum;
       for (int64_t i = 0; i < n; ++i) {
-        const T* seg = x + (i * c + ch) * l;
+        const auto* seg = reader.read(x + (i * c + ch) * l, l);
         for (int64_t j = 0; j < l; ++j) sum.add(load(seg[j]));
       }
       const float mean = sum.total() * inv_count;
       batch_norm::LaneSum sq;
       for (int64_t i = 0; i < n; ++i) {
-        const T* seg = x + (i * c + ch) * l;
+        const auto* seg = reader.read(x + (i * c + ch) * l, l);
         for (int64_t j = 0; j < l; ++j) {
           const float d = load(seg[j]) - mean;
           sq.add(d * d);
@@ -37,9 +40,10 @@ void batch_norm_train_channels(const BatchNormCall& call, const T* x, float* run
       const batch_norm::ChannelAffine affine =
           batch_norm::channel_affine(call, ch, mean, var, weight, bias);
       for (int64_t i = 0; i < n; ++i) {
-        const T* seg = x + (i * c + ch) * l;
-        T* out = y + (i * c + ch) * l;
-        for (int64_t j = 0; j < l; ++j) out[j] = store<T>(affine.apply(load(seg[j])));
+        const auto* seg = reader.read(x + (i * c + ch) * l, l);
+        auto* out = writer.row(y + (i * c + ch) * l, l);
+        for (int64_t j = 0; j < l; ++j) out[j] = store<RowElement<T>>(affine.apply(load(seg[j])));
+        writer.commit();
       }
     }
   });

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernels/cpu/element.hpp"
+#include "kernels/cpu/float_rows.hpp"
 #include "kernels/cpu/normalization/batch_norm_cpu.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/runtime/thread_pool.hpp"
@@ -19,14 +20,15 @@ constexpr int64_t kRowBlock = 256;
 
 // total[j] = sum over rows of f(x[r, c0 + j], j) for j < width.
 template <typename T, typename F>
-void column_sums(const T* x, int64_t n, int64_t c, int64_t c0, int64_t width, F f, float* total) {
+void column_sums(const T* x, int64_t n, int64_t c, int64_t c0, int64_t width, F f, float* total,
+                 BulkRowReader<T>& reader) {
   float part[kChannelBlock];
   std::fill_n(total, width, 0.0f);
   for (int64_t r0 = 0; r0 < n; r0 += kRowBlock) {
     std::fill_n(part, width, 0.0f);
     const int64_t r1 = std::min(n, r0 + kRowBlock);
     for (int64_t r = r0; r < r1; ++r) {
-      const T* row = x + r * c + c0;
+      const auto* row = reader.read(x + r * c + c0, width);
       for (int64_t j = 0; j < width; ++j) part[j] += f(load(row[j]), j);
     }
     for (int64_t j = 0; j < width; ++j) total[j] += part[j];
@@ -43,12 +45,14 @@ void batch_norm_train_rows(const BatchNormCall& call, const T* x, float* running
   const int64_t blocks = (c + kChannelBlock - 1) / kChannelBlock;
   parallel_for(
       blocks, std::max<int64_t>(1, 16384 / (n * kChannelBlock)), [&](int64_t begin, int64_t end) {
+        BulkRowReader<T> reader;
+        BulkRowWriter<T> writer;
         for (int64_t b = begin; b < end; ++b) {
           const int64_t c0 = b * kChannelBlock;
           const int64_t width = std::min(kChannelBlock, c - c0);
           float mean[kChannelBlock], var[kChannelBlock];
           column_sums(
-              x, n, c, c0, width, [](float v, int64_t) { return v; }, mean);
+              x, n, c, c0, width, [](float v, int64_t) { return v; }, mean, reader);
           for (int64_t j = 0; j < width; ++j) mean[j] *= inv_n;
           column_sums(
               x, n, c, c0, width,
@@ -56,7 +60,7 @@ void batch_norm_train_rows(const BatchNormCall& call, const T* x, float* running
                 const float d = v - mean[j];
                 return d * d;
               },
-              var);
+              var, reader);
           batch_norm::ChannelAffine affine[kChannelBlock];
           for (int64_t j = 0; j < width; ++j) {
             var[j] *= inv_n;
@@ -65,11 +69,11 @@ void batch_norm_train_rows(const BatchNormCall& call, const T* x, float* running
             affine[j] = batch_norm::channel_affine(call, c0 + j, mean[j], var[j], weight, bias);
           }
           for (int64_t r = 0; r < n; ++r) {
-            const T* row = x + r * c + c0;
-            T* out = y + r * c + c0;
-            for (int64_t j = 0; j < width; ++j) {
-              out[j] = store<T>(affine[j].apply(load(row[j])));
-            }
+            const auto* row = reader.read(x + r * c + c0, width);
+            auto* out = writer.row(y + r * c + c0, width);
+            for (int64_t j = 0; j < width; ++j)
+              out[j] = store<RowElement<T>>(affine[j].apply(load(row[j])));
+            writer.commit();
           }
         }
       });

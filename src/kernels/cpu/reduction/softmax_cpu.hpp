@@ -63,46 +63,48 @@ template <bool kLog, typename T>
 void strided_columns(const SoftmaxCall& call, const T* x, T* y) {
   const int64_t n = call.n, inner = call.inner;
   const int64_t blocks = (inner + kColumns - 1) / kColumns;
-  parallel_for(call.outer * blocks, std::max<int64_t>(1, 16384 / (n * kColumns)),
-               [&](int64_t begin, int64_t end) {
-                 for (int64_t t = begin; t < end; ++t) {
-                   const int64_t o = t / blocks;
-                   const int64_t c0 = (t % blocks) * kColumns;
-                   const int64_t width = std::min(kColumns, inner - c0);
-                   const T* xb = x + o * n * inner + c0;
-                   T* yb = y + o * n * inner + c0;
-                   float max[kColumns], sum[kColumns], part[kColumns];
-                   std::fill_n(max, width, -std::numeric_limits<float>::infinity());
-                   for (int64_t k = 0; k < n; ++k) {
-                     const T* row = xb + k * inner;
-                     for (int64_t j = 0; j < width; ++j) max[j] = std::max(max[j], load(row[j]));
-                   }
-                   std::fill_n(sum, width, 0.0f);
-                   for (int64_t k0 = 0; k0 < n; k0 += kRowBlock) {
-                     std::fill_n(part, width, 0.0f);
-                     const int64_t k1 = std::min(n, k0 + kRowBlock);
-                     for (int64_t k = k0; k < k1; ++k) {
-                       const T* row = xb + k * inner;
-                       for (int64_t j = 0; j < width; ++j) {
-                         part[j] += std::exp(load(row[j]) - max[j]);
-                       }
-                     }
-                     for (int64_t j = 0; j < width; ++j) sum[j] += part[j];
-                   }
-                   float norm[kColumns];  // log(sum) for log-softmax, 1 / sum for softmax
-                   for (int64_t j = 0; j < width; ++j) {
-                     norm[j] = kLog ? std::log(sum[j]) : 1.0f / sum[j];
-                   }
-                   for (int64_t k = 0; k < n; ++k) {
-                     const T* row = xb + k * inner;
-                     T* out = yb + k * inner;
-                     for (int64_t j = 0; j < width; ++j) {
-                       const float shifted = load(row[j]) - max[j];
-                       out[j] = store<T>(kLog ? shifted - norm[j] : std::exp(shifted) * norm[j]);
-                     }
-                   }
-                 }
-               });
+  parallel_for(
+      call.outer * blocks, std::max<int64_t>(1, 16384 / (n * kColumns)),
+      [&](int64_t begin, int64_t end) {
+        BulkRowReader<T> reader;
+        BulkRowWriter<T> writer;
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t o = t / blocks;
+          const int64_t c0 = (t % blocks) * kColumns;
+          const int64_t width = std::min(kColumns, inner - c0);
+          const T* xb = x + o * n * inner + c0;
+          T* yb = y + o * n * inner + c0;
+          float max[kColumns], sum[kColumns], part[kColumns];
+          std::fill_n(max, width, -std::numeric_limits<float>::infinity());
+          for (int64_t k = 0; k < n; ++k) {
+            const auto* row = reader.read(xb + k * inner, width);
+            for (int64_t j = 0; j < width; ++j) max[j] = std::max(max[j], load(row[j]));
+          }
+          std::fill_n(sum, width, 0.0f);
+          for (int64_t k0 = 0; k0 < n; k0 += kRowBlock) {
+            std::fill_n(part, width, 0.0f);
+            const int64_t k1 = std::min(n, k0 + kRowBlock);
+            for (int64_t k = k0; k < k1; ++k) {
+              const auto* row = reader.read(xb + k * inner, width);
+              for (int64_t j = 0; j < width; ++j) part[j] += std::exp(load(row[j]) - max[j]);
+            }
+            for (int64_t j = 0; j < width; ++j) sum[j] += part[j];
+          }
+          float norm[kColumns];  // log(sum) for log-softmax, 1 / sum for softmax
+          for (int64_t j = 0; j < width; ++j) {
+            norm[j] = kLog ? std::log(sum[j]) : 1.0f / sum[j];
+          }
+          for (int64_t k = 0; k < n; ++k) {
+            const auto* row = reader.read(xb + k * inner, width);
+            auto* out = writer.row(yb + k * inner, width);
+            for (int64_t j = 0; j < width; ++j) {
+              const float shifted = load(row[j]) - max[j];
+              out[j] = store<RowElement<T>>(kLog ? shifted - norm[j] : std::exp(shifted) * norm[j]);
+            }
+            writer.commit();
+          }
+        }
+      });
 }
 
 // y = softmax (kLog false) or log_softmax (kLog true) of x over the middle dim of the call.
