@@ -16,7 +16,8 @@ const OpDecl& GatedMLPFwdOp::decl() {
 void GatedMLPFwdOp::forward(const Tensor& x, const Tensor& w_gate_up, const Tensor& w_down,
                             Tensor& out) {
   // [M, H] @ [2I, H]^T -> silu(gate) * up: [M, I], in one GEMM.
-  GatedLinearFwdOp& gate_up = delegate_for<GatedLinearFwdOp>("gate_up", "", {.activation = "silu"});
+  GatedLinearFwdOp& gate_up =
+      delegate_for<GatedLinearFwdOp>("gate_up", "", {.activation = "silu", .injected = {}});
   const Tensor a = gate_up(x, w_gate_up);
   // [M, I] @ [H, I]^T -> [M, H]
   LinearFwdOp& down = delegate_for<LinearFwdOp>("down", "", {});
