@@ -74,11 +74,7 @@ static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
               "a pair of blocks splits B into two halves of whole 64-element boxes");
 constexpr u16 kBothBlocks = 0x3;  // multicast mask of a two-block cluster
 
-// Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
-// (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
-// Clustered, block `rank` loads half of the B stage (the gate or the up rows when gated) and
-// multicasts it; the K-major B map's box is then half the tile's rows.
-// A box of A, or of B when B is not multicast; with the evict-first policy when it is streamed.
+// One box of a 3-D map, with the evict-first policy when given one (a streamed weight).
 __device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* full, int c0, int c1,
                                          int p, const u64* evict_first) {
   if (evict_first != nullptr) {
@@ -87,6 +83,7 @@ __device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* f
     tma_load_3d(dst, map, full, c0, c1, p);
   }
 }
+// A box of B; clustered, multicast to both blocks.
 __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* map_b, u64* full,
                                            int c0, int c1, int p, const u64* evict_first) {
   if (!CLUSTERED) {
@@ -98,6 +95,10 @@ __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* 
   }
 }
 
+// Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
+// (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
+// Clustered, block `rank` loads half of the B stage (the gate or the up rows when gated) and
+// multicasts it; the K-major B map's box is then half the tile's rows.
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
                                            int m0, int n0, int up_row0, int k0, u32 rank,
