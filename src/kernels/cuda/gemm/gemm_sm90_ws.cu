@@ -32,15 +32,24 @@
 // over the BN / 2 matching up rows, so each thread holds a gate sum and its up sum (ACC / 2
 // registers apart) and the tile covers BN / 2 output columns.
 //
-// A weight stream (stream_b, set by the host when every tile row of a problem falls in one group
-// of the walk, so that all reads of a B stage come from blocks running together and none later)
-// loads B evict-first: its lines then replace its own earlier lines rather than what the L2 held
-// before the call (activations, often dirty, whose write-back the stream would otherwise pay).
+// A weight stream (stream_weight, set by the host when all reads of a weight stage come from
+// blocks running together and none later) loads the weight evict-first: its lines then replace
+// its own earlier lines rather than what the L2 held before the call (activations, often dirty,
+// whose write-back the stream would otherwise pay).
+//
+// Swapped operands (SWAP_AB, for a few tokens: gemm_swap_cuda.cpp): A is the weight [out_cols,
+// K] and B the activations [tokens, K], so wgmma's 64-row M runs over output columns and its N
+// over BN (8, 16 or 32) tokens; the kernel's M is the output's column count and its N the token
+// count, and the epilogue stores the transpose (gemm_store_swapped.cuh). Gated, A holds 2M rows
+// (gate, then up) and a tile's two 64-row boxes are 64 gate rows and their 64 up rows: the first
+// consumer sums the gate, the second the up rows, and they meet in shared memory. No clusters,
+// no TMA stores.
 //
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
-// with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue).
+// with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue),
+// SWAP_AB (above).
 #include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
@@ -49,6 +58,7 @@
 #include "device/sm90/warpgroup.cuh"
 #include "device/sm90/wgmma.cuh"
 #include "device/vec.cuh"
+#include "gemm/gemm_store_swapped.cuh"
 #include "gemm/gemm_store_tma.cuh"
 #include "gemm/gemm_tail.cuh"
 
@@ -63,12 +73,17 @@ constexpr int B_TILE_BYTES = BN * BK * ELEM;
 constexpr int BOX_BYTES = 64 * BK * ELEM;  // 64 rows (K-major) or 64 MN elements (MN-major)
 constexpr int ACC = BN / 2;
 constexpr bool GATED = GATED_ACT >= 0;
-constexpr int OUT_BN = GATED ? BN / 2 : BN;  // output columns a tile covers
+constexpr bool GATED_SWAPPED = GATED && SWAP_AB;
+constexpr int OUT_BM = GATED_SWAPPED ? BM / 2 : BM;      // the kernel's rows a tile covers
+constexpr int OUT_BN = GATED && !SWAP_AB ? BN / 2 : BN;  // the kernel's columns a tile covers
 static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
 static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
-static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0),
-              "B tiles are whole 64-element boxes, or K-major rows in 32s");
-static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0), "gated tiles stack two K-major row boxes");
+static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0) || (SWAP_AB && BN % 8 == 0),
+              "B tiles are whole 64-element boxes, or K-major rows in 32s (8s swapped)");
+static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0) || (SWAP_AB && BM == 128),
+              "gated tiles stack two K-major row boxes (of B, or swapped of A)");
+static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1),
+              "swapped operands: a linear layer's layout, no clusters");
 constexpr bool CLUSTERED = CLUSTER_M > 1;
 static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
               "a pair of blocks splits B into two halves of whole 64-element boxes");
@@ -102,8 +117,15 @@ __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* 
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
                                            int m0, int n0, int up_row0, int k0, u32 rank,
-                                           const u64* b_evict_first) {
+                                           const u64* weight_evict_first) {
   mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
+  if (SWAP_AB) {  // up_row0: the A row of the tile's first up row
+    load_box(a, map_a, full, k0, m0, p, weight_evict_first);
+    if (GATED) load_box(a + BOX_BYTES, map_a, full, k0, up_row0, p, weight_evict_first);
+    load_box(b, map_b, full, k0, n0, p, nullptr);
+    return;
+  }
+  const u64* b_evict_first = weight_evict_first;
   if (A_K_MAJOR) {
     load_box(a, map_a, full, k0, m0, p, nullptr);
   } else {
@@ -142,12 +164,12 @@ __device__ __forceinline__ void release_stage(u64* empty) {
 // The epilogue stages each warp's 16 rows through shared memory, CHUNK output columns at a time,
 // so that global memory sees whole row segments: stores (and residual loads) of 16 bytes a lane,
 // four lanes a row, instead of the fragment layout's 4-byte pieces of eight rows.
-constexpr int CHUNK = 32;
+constexpr int CHUNK = OUT_BN < 32 ? OUT_BN : 32;  // swapped tiles store elsewhere
 constexpr int STAGE_LD = CHUNK + 8;  // floats a staged row; the padding spreads rows over banks
 constexpr int WARP_STAGE_FLOATS = 16 * STAGE_LD;
 // Shared memory for one consumer's epilogue: two TMA-store slab buffers, or its warps' staging.
 // EPILOGUE_BYTES (the prelude's, from the host's shared-memory budget) must hold either.
-constexpr bool TMA_STORE_TILES = OUT_BN % kStoreSlabCols == 0;
+constexpr bool TMA_STORE_TILES = !SWAP_AB && OUT_BN % kStoreSlabCols == 0;
 static_assert(EPILOGUE_BYTES >= kStoreBuffers * kStoreSlabBytes &&
                   EPILOGUE_BYTES >= 4 * WARP_STAGE_FLOATS * 4 && EPILOGUE_BYTES % 1024 == 0,
               "a consumer's epilogue buffers: two swizzled slabs or its warps' staging");
@@ -232,6 +254,24 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage
   }
 }
 
+constexpr u32 kPairBarrier = 3;  // both consumers (1 and 2 are each consumer's own)
+
+// Swapped operands: the consumer's tile through store_swapped; gated, the up consumer first hands
+// its sums to the gate consumer.
+__device__ __forceinline__ void store_swapped_tile(const float (&acc)[ACC], int consumer,
+                                                   float* exchange, T* d,
+                                                   const GemmTailArgs<T>& tail, int M, int N,
+                                                   int row0, int col0) {
+  if constexpr (GATED_SWAPPED) {
+    if (consumer == 1) hand_over_up(acc, exchange);
+    named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
+    if (consumer == 0) store_swapped<T, ACC>(acc, exchange, GATED_ACT, d, tail, M, N, row0, col0);
+    named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);  // the next tile rewrites it
+  } else {
+    store_swapped<T, ACC>(acc, nullptr, -1, d, tail, M, N, row0, col0);
+  }
+}
+
 constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // partial loads in flight per thread
 static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
 
@@ -248,7 +288,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         const __grid_constant__ TensorMap map_b,
                         const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K,
                         int vec_stores, int tma_store, int splits, float* partials, int* counters,
-                        const T* bias, const T* residual, int batch, int stream_b) {
+                        const T* bias, const T* residual, int batch, int stream_weight) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -279,7 +319,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
   // Work unit -> (tile of the whole batch, split); tile -> (problem, tile of the problem). A
   // cluster walks tiles of CLUSTER_M tile rows; its blocks take one row each.
-  const GroupedTiles tiles(M, N, BM * CLUSTER_M, OUT_BN, GROUP_M / CLUSTER_M);
+  const GroupedTiles tiles(M, N, OUT_BM * CLUSTER_M, OUT_BN, GROUP_M / CLUSTER_M);
   const SplitK split_k{splits, ceil_div(K, BK)};
   const int units = batch * tiles.count() * splits;
   const u32 rank = CLUSTERED ? cluster_rank() : 0;
@@ -290,7 +330,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
       const u64 evict_first = l2_policy(kL2EvictFirst);
-      const u64* b_evict_first = stream_b ? &evict_first : nullptr;
+      const u64* weight_evict_first = stream_weight ? &evict_first : nullptr;
       int stage = 0;
       u32 phase = 0;
       for (int u = first_unit; u < units; u += unit_stride) {
@@ -298,12 +338,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         split_k.unit(u, tile, split);
         const int p = tile / tiles.count();
         tiles.coords(tile % tiles.count(), tm, tn);
-        const int m0 = (tm * CLUSTER_M + static_cast<int>(rank)) * BM;
+        const int m0 = (tm * CLUSTER_M + static_cast<int>(rank)) * OUT_BM;
+        const int up_row0 = SWAP_AB ? M + m0 : N + tn * OUT_BN;
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], p, m0, tn * OUT_BN, N + tn * OUT_BN, kt * BK, rank,
-                     b_evict_first);
+                     &full[stage], p, m0, tn * OUT_BN, up_row0, kt * BK, rank, weight_evict_first);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -329,6 +369,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   const int consumer = wg - 1;
   const int t = warpgroup_thread();
   unsigned char* const epilogue_mine = epilogue_smem + consumer * EPILOGUE_BYTES;
+  // Gated and swapped, the up consumer's sums reach the gate consumer through its own region.
+  float* const exchange =
+      reinterpret_cast<float*>(epilogue_smem + (CONSUMERS - 1) * EPILOGUE_BYTES);
   float* stage_of_warp = reinterpret_cast<float*>(epilogue_mine) + (t / 32) * WARP_STAGE_FLOATS;
   u32 slabs_stored = 0;
   float acc[ACC];
@@ -368,11 +411,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     fence_accumulators(acc);
     if (held >= 0 && t == 0) release_stage(&empty[held]);
 
-    const int row0 = tm * BM + consumer * 64, col0 = tn * OUT_BN;
+    const int row0 = tm * OUT_BM + (GATED_SWAPPED ? 0 : consumer * 64), col0 = tn * OUT_BN;
     const i64 problem_offset = static_cast<i64>(p) * M * N;
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
     if (CLUSTERED || splits == 1) {  // the host never splits a clustered launch
+      if constexpr (SWAP_AB) {
+        store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
+        continue;
+      }
       if constexpr (TMA_STORE_TILES) {
         if (tma_store) {
           store_tile_tma<T, ACC, OUT_BN, GATED_ACT>(acc, epilogue_mine, slabs_stored, &map_d, row0,
@@ -393,11 +440,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     // The last split of the tile to count itself in sums every partial, in split order (so the
     // result does not depend on which split finished last), and stores the tile. No split waits
     // for another, so nothing assumes the splits are resident at the same time.
+    // Gated and swapped, the tile's two consumers count in once, together: the last split must
+    // hold both sums.
     __threadfence();
-    named_barrier_sync(1 + consumer, kWarpgroupThreads);
-    if (t == 0) last_split[consumer] = atomicAdd(&counters[slot], 1) == splits - 1;
-    named_barrier_sync(1 + consumer, kWarpgroupThreads);
-    if (!last_split[consumer]) continue;
+    if (GATED_SWAPPED) {
+      named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
+      if (t == 0 && consumer == 0) last_split[0] = atomicAdd(&counters[slot], 1) == splits - 1;
+      named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
+      if (!last_split[0]) continue;
+    } else {
+      named_barrier_sync(1 + consumer, kWarpgroupThreads);
+      if (t == 0) last_split[consumer] = atomicAdd(&counters[slot], 1) == splits - 1;
+      named_barrier_sync(1 + consumer, kWarpgroupThreads);
+      if (!last_split[consumer]) continue;
+    }
     __threadfence();
     // REDUCE_CHUNK loads of one partial are issued together before any is summed: a loop that
     // waited on each load in turn spent most of a split-K call on L2 round trips (docs/perf).
@@ -428,7 +484,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         acc[4 * (q0 + j) + 3] = sum[j].w;
       }
     }
-    store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
+    if constexpr (SWAP_AB) {
+      store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
+    } else {
+      store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
+    }
   }
   if (TMA_STORE_TILES && tma_store) store_tma_drain();
 }

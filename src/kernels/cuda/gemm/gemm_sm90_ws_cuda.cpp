@@ -75,7 +75,8 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
        KernelConstant::integer("GATED_ACT", gated_act),
        KernelConstant::integer("CLUSTER_M", t.cluster),
-       KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes)});
+       KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes),
+       KernelConstant::boolean("SWAP_AB", false)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.
@@ -370,7 +371,7 @@ class GemmSm90WsCuda final : public GemmKernel {
     const void* bias = tp.bias;
     const void* residual = tp.residual;
     int batch = static_cast<int>(call.batch);
-    int stream_b = streams_b(call, t) ? 1 : 0;
+    int stream_weight = streams_b(call, t) ? 1 : 0;
     const CUfunction fn = fns_[tile]->get(device);
     const LaunchGeometry geometry{.block = t.threads(),
                                   .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
@@ -385,7 +386,7 @@ class GemmSm90WsCuda final : public GemmKernel {
                .cluster_x = geometry.cluster_x},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b),
                const_cast<TensorMapBits*>(&map_d), &dp, &m, &n, &k, &vec_stores, &tma_store,
-               &splits, &partials, &counters, &bias, &residual, &batch, &stream_b});
+               &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.

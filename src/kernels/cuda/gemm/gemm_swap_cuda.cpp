@@ -1,0 +1,220 @@
+// GemmFwdOp for a few tokens (m <= 32) with a linear layer's layout, on Hopper tensor cores with
+// the operands swapped (gemm_sm90_ws.cu with SWAP_AB): the weight [n, k] is wgmma's A, 128 of
+// its rows a tile, and the tokens are B, one tile of 8, 16 or 32 rows, so the call streams the
+// weight once through TMA (evict-first) into a deep stage ring instead of padding 64-row tiles. The
+// weight rows are split over the SMs by splitting K where they give too few tiles (the partial
+// sums through the caller-owned workspace).
+//
+// XSWAP experiment (temporary): served only with TILEOPS_XSWAP=1.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "kernels/common/gemm_registration.hpp"
+#include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
+#include "kernels/cuda/host/tensor_map.hpp"
+#include "tileops/core/error.hpp"
+#include "tileops/framework/implementation.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/runtime/cuda.hpp"
+
+namespace tileops::cuda {
+namespace {
+
+constexpr int kMaxM = 32;
+constexpr int kBM = 128;  // weight rows a tile reads (two 64-row consumers)
+constexpr int kBK = 64;
+constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;  // per consumer, as gemm_sm90_ws_cuda.cpp
+constexpr int kSmemBudget = 227 * 1024;
+constexpr int kMinKTilesPerSplit = 4;
+
+// Tokens a tile covers: 8, 16 or 32 (the wgmma N the device library has), so one tile column
+// holds every token and the weight is read once.
+int token_tile(int64_t m) {
+  return m <= 8 ? 8 : m <= 16 ? 16 : 32;
+}
+
+// As many stages as fit beside the epilogue's buffers, at most 12.
+int stages_for(int bn) {
+  const int stage = (kBM + bn) * kBK * 2 + 16;
+  return std::min(12, (kSmemBudget - 2 * kEpilogueBytes - 2048) / stage);
+}
+
+unsigned smem_bytes(int bn, int stages) {
+  return static_cast<unsigned>(stages * (kBM + bn) * kBK * 2 + 2 * kEpilogueBytes + 2 * stages * 8 +
+                               1024);
+}
+
+// gated_act: -1, or the GatedActivation code of a gated call.
+KernelSpec swap_spec(DType dtype, int bn, int gated_act) {
+  return KernelSpec(
+      "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", kBM),
+       KernelConstant::integer("BN", bn), KernelConstant::integer("BK", kBK),
+       KernelConstant::integer("STAGES", stages_for(bn)), KernelConstant::integer("GROUP_M", 8),
+       KernelConstant::boolean("A_K_MAJOR", true), KernelConstant::boolean("B_K_MAJOR", true),
+       KernelConstant::integer("GATED_ACT", gated_act), KernelConstant::integer("CLUSTER_M", 1),
+       KernelConstant::integer("EPILOGUE_BYTES", kEpilogueBytes),
+       KernelConstant::boolean("SWAP_AB", true)});
+}
+
+// Output columns a tile covers: 128, or 64 gated (64 gate rows over their 64 up rows).
+int out_columns(const GemmCall& call) {
+  return call.gated ? kBM / 2 : kBM;
+}
+int64_t tile_count(const GemmCall& call) {
+  return call.batch * ((call.n + out_columns(call) - 1) / out_columns(call));
+}
+
+// K splits: the count (1..16, each at least kMinKTilesPerSplit k-tiles deep) whose units fill
+// the waves of one block per SM best, the fewest splits among equals.
+int splits_for(const GemmCall& call, int sms) {
+  const int64_t tiles = tile_count(call), k_tiles = (call.k + kBK - 1) / kBK;
+  int best = 1;
+  double best_fill = 0;
+  for (int s = 1; s <= 16 && (s == 1 || k_tiles / s >= kMinKTilesPerSplit); ++s) {
+    const int64_t units = tiles * s, waves = (units + sms - 1) / sms;
+    const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
+    if (fill > best_fill + 0.01) {
+      best = s;
+      best_fill = fill;
+    }
+  }
+  return best;
+}
+
+// A counter per tile and consumer, then every split's fp32 partial of each consumer.
+struct SwapWorkspace {
+  int64_t counter_bytes = 0, partial_bytes = 0;
+  int64_t total() const { return counter_bytes + partial_bytes; }
+};
+SwapWorkspace workspace_for(const GemmCall& call, int splits) {
+  if (splits <= 1) return {};
+  const int64_t slots = tile_count(call) * 2;
+  return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * token_tile(call.m) * 4};
+}
+
+class GemmSwapCuda final : public GemmKernel {
+ public:
+  using Interface = GemmKernel;
+  static constexpr DeviceType devices[] = {kCUDA};
+  static constexpr int supported_archs[] = {90};
+  static constexpr std::string_view preferred_over[] = {"gemm_skinny_cuda", "gemm_sm90_ws",
+                                                        "gemm_cublaslt"};
+
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
+    const char* on = std::getenv("TILEOPS_XSWAP");
+    if (on == nullptr || std::strcmp(on, "1") != 0) return std::string("TILEOPS_XSWAP is not 1");
+    if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
+      return fmt::format("dtype {}: wgmma takes 16-bit inputs here", dtype_name(call.dtype));
+    }
+    if (call.trans_a || !call.trans_b) {
+      return std::string("needs a as [m, k] and b as [n, k] (trans_a=false, trans_b=true)");
+    }
+    if (call.m > kMaxM) return fmt::format("m = {} > {}: the tile kernel serves it", call.m, kMaxM);
+    if (call.k == 0) return std::string("k == 0: nothing to multiply");
+    if (call.k % 8 != 0) {
+      return fmt::format("k = {} is not a multiple of 8 (16-byte rows, which TMA needs)", call.k);
+    }
+    if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary (TMA)");
+    if (call.b_columns() >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31) ||
+        tile_count(call) * 16 >= (int64_t{1} << 31)) {
+      return std::string("a dimension reaches 2^31");
+    }
+    return std::nullopt;
+  }
+
+  static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
+    const DType dtype = call.dtype;
+    const int bn = token_tile(call.m);
+    const int gated = call.gated ? static_cast<int>(call.activation) : -1;
+    return {fmt::format("{},bn{},{}", dtype_name(dtype), bn, gated),
+            [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated); }};
+  }
+
+  GemmSwapCuda(DType dtype, int bn, int gated) : bn_(bn), fn_(swap_spec(dtype, bn, gated)) {}
+
+  int64_t workspace_bytes(const GemmCall& call) const override {
+    return workspace_for(call, splits_for(call, sm_count(call.device.index))).total();
+  }
+
+  void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
+           const GemmTail& tail, const Tensor& workspace) override {
+    if (call.m == 0 || call.n == 0 || call.batch == 0) return;
+    const int device = device_of(a);
+    const int sms = sm_count(device);
+    int splits = splits_for(call, sms);
+    const SwapWorkspace layout = workspace_for(call, splits);
+    void* wp = workspace.defined() ? workspace.data() : nullptr;
+    if (layout.total() > 0 && wp == nullptr) {
+      throw ContractError(
+          "gemm_swap_sm90: split-K needs the workspace that workspace_bytes asked for");
+    }
+    int* counters = static_cast<int*>(wp);
+    float* partials =
+        wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes) : nullptr;
+    if (splits > 1) {
+      check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(counters), 0,
+                                     static_cast<size_t>(layout.counter_bytes),
+                                     static_cast<CUstream>(current_stream(device))),
+            "cuMemsetD8Async");
+    }
+    last_splits_.store(splits, std::memory_order_relaxed);
+    const uint64_t rows = uint64_t(call.b_columns()), k = uint64_t(call.k);
+    const uint64_t m64 = uint64_t(call.m), batch64 = uint64_t(call.batch);
+    // The weight is the kernel's A (boxes of 128 rows, or 64 gate and 64 up rows gated); the
+    // tokens its B (one box of the tile's token rows).
+    const TensorMapBits map_w = encode_tensor_map_sw128_batched(
+        {b.data(), call.dtype, rows, k, k, batch64, rows * k}, call.gated ? 64 : kBM, kBK);
+    const TensorMapBits map_x = encode_tensor_map_sw128_batched(
+        {a.data(), call.dtype, m64, k, k, batch64, m64 * k}, static_cast<unsigned>(bn_), kBK);
+    const TailPointers tp = tail_pointers(call, tail);
+    void* dp = d.data();
+    int out_cols = static_cast<int>(call.n), tokens = static_cast<int>(call.m);
+    int kk = static_cast<int>(call.k), vec_stores = 0, tma_store = 0, stream_weight = 1;
+    int batch = static_cast<int>(call.batch);
+    const void* bias = tp.bias;
+    const void* residual = tp.residual;
+    const int64_t units = tile_count(call) * splits;
+    const int stages = stages_for(bn_);
+    launch_ex(
+        fn_.get(device), device,
+        {.grid_x = static_cast<unsigned>(std::min<int64_t>(units, sms)),
+         .block = 3 * 128,
+         .smem = smem_bytes(bn_, stages)},
+        {const_cast<TensorMapBits*>(&map_w), const_cast<TensorMapBits*>(&map_x),
+         const_cast<TensorMapBits*>(&map_w), &dp, &out_cols, &tokens, &kk, &vec_stores, &tma_store,
+         &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
+  }
+
+  std::string config() const override {
+    const int splits = last_splits_.load(std::memory_order_relaxed);
+    return fmt::format("tile=128x{}x64/s{}{}", bn_, stages_for(bn_),
+                       splits > 1 ? fmt::format(",split_k={}", splits) : "");
+  }
+
+ private:
+  int bn_;
+  CudaFunction fn_;
+  std::atomic<int> last_splits_{1};
+};
+
+const StaticGemmRegistration<GemmSwapCuda> kRegistration("gemm_swap_sm90");
+const bool kVariants = [] {
+  register_cuda_variants("gemm_swap_sm90", [] {
+    std::vector<KernelSource> v;
+    for (DType d : {DType::kFloat16, DType::kBFloat16}) {
+      for (int bn : {8, 16, 32}) {
+        for (int gated = -1; gated < 3; ++gated) v.push_back(swap_spec(d, bn, gated).source());
+      }
+    }
+    return v;
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace tileops::cuda

@@ -1,0 +1,75 @@
+// The swapped-operand tensor-core GEMM (gemm_swap_sm90: the weight as wgmma's A, a few tokens as
+// B) against the float64 references, every output element, outputs poisoned first, fresh random
+// inputs each run (skipped without a GPU): m from 1 to 32 (token tiles of 8, 16 and 32), weight
+// rows off the 128-row tile, K off the 64-deep k-tile, split-K, every tail and batches.
+#include "support/cuda_support.hpp"
+#include "support/scoped_state.hpp"
+#include "tileops/ops/gemm/bmm_fwd_op.hpp"
+#include "tileops/ops/gemm/gated_linear_fwd_op.hpp"
+#include "tileops/ops/gemm/gemm_fwd_op.hpp"
+#include "tileops/ops/gemm/linear_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::cuda_matches_reference;
+
+class CudaSwappedGemm : public ::testing::TestWithParam<DType> {
+  testing::CublasLtSwitchedOff cublaslt_off_;
+  testing::ScopedEnv swap_on_{"TILEOPS_XSWAP", "1"};
+};
+
+TEST_P(CudaSwappedGemm, FewTokensTimesAWeight) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;  // a [m, k] times a weight [n, k]
+  for (int64_t m : {1, 7, 8, 9, 16, 17, 32}) {
+    // 4096 x 4096 splits K; 1000 and 17 rows end inside a tile; k = 4104 ends inside a k-tile.
+    for (auto [n, k] : {std::pair<int64_t, int64_t>{4096, 4096},
+                        {1000, 520},
+                        {17, 8},
+                        {300, 4104},
+                        {13824, 512}}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, GetParam()))
+          << m << "x" << n << "x" << k;
+      EXPECT_EQ(op.last_call()->served_by, "gemm_swap_sm90") << m << "x" << n << "x" << k;
+    }
+  }
+}
+
+TEST_P(CudaSwappedGemm, EveryTailAndGatedActivation) {
+  TILEOPS_REQUIRE_CUDA();
+  LinearFwdOp linear;
+  for (auto [m, n, k] :
+       {std::tuple<int64_t, int64_t, int64_t>{1, 4096, 4096}, {5, 1000, 520}, {32, 300, 136}}) {
+    EXPECT_TRUE(cuda_matches_reference(linear, {Shape{m, k}, Shape{n, k}, Shape{n}}, GetParam()))
+        << "bias " << m << "x" << n << "x" << k;
+    EXPECT_TRUE(cuda_matches_reference(linear, {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}},
+                                       GetParam()))
+        << "bias and residual " << m << "x" << n << "x" << k;
+    EXPECT_EQ(linear.last_call()->served_by, "gemm_swap_sm90");
+    for (const char* act : {"silu", "gelu", "gelu_tanh"}) {
+      GatedLinearFwdOp gated({.activation = act});
+      EXPECT_TRUE(cuda_matches_reference(gated, {Shape{m, k}, Shape{2 * n, k}}, GetParam()))
+          << act << " " << m << "x" << n << "x" << k;
+      EXPECT_EQ(gated.last_call()->served_by, "gemm_swap_sm90");
+    }
+  }
+}
+
+TEST_P(CudaSwappedGemm, BatchesKeepTheirProblemsApart) {
+  TILEOPS_REQUIRE_CUDA();
+  BmmFwdOp bmm({.trans_b = true});
+  for (auto [b, m, n, k] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{3, 5, 200, 264}, {4, 16, 1000, 1024}}) {
+    EXPECT_TRUE(cuda_matches_reference(bmm, {Shape{b, m, k}, Shape{b, n, k}}, GetParam()))
+        << b << "x" << m << "x" << n << "x" << k;
+    EXPECT_EQ(bmm.last_call()->served_by, "gemm_swap_sm90");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, CudaSwappedGemm,
+                         ::testing::Values(DType::kFloat16, DType::kBFloat16),
+                         [](const auto& info) { return std::string(dtype_name(info.param)); });
+
+}  // namespace
+}  // namespace tileops
