@@ -274,6 +274,7 @@ __device__ __forceinline__ void store_swapped_tile(const float (&acc)[ACC], int 
 
 constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // partial loads in flight per thread
 static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
+constexpr int SPLITS_AT_ONCE = 8 / REDUCE_CHUNK;  // partials read together in the reduction
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
 // consecutive 16 bytes.
@@ -463,17 +464,30 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       F32x4 sum[REDUCE_CHUNK];
 #pragma unroll
       for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
-      for (int s = 0; s < splits; ++s) {
-        const F32x4* theirs = partial_slot(partials, slot, s, splits) + q0 * kWarpgroupThreads;
-        F32x4 v[REDUCE_CHUNK];
+      // Narrow partials (REDUCE_CHUNK < 8) read several splits at once, so that eight loads
+      // are still in flight; the sums still run in split order.
+      for (int s0 = 0; s0 < splits; s0 += SPLITS_AT_ONCE) {
+        F32x4 v[SPLITS_AT_ONCE][REDUCE_CHUNK];
 #pragma unroll
-        for (int j = 0; j < REDUCE_CHUNK; ++j) v[j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
+        for (int a = 0; a < SPLITS_AT_ONCE; ++a) {
+          if (s0 + a >= splits) break;
+          const F32x4* theirs =
+              partial_slot(partials, slot, s0 + a, splits) + q0 * kWarpgroupThreads;
 #pragma unroll
-        for (int j = 0; j < REDUCE_CHUNK; ++j) {
-          sum[j].x += v[j].x;
-          sum[j].y += v[j].y;
-          sum[j].z += v[j].z;
-          sum[j].w += v[j].w;
+          for (int j = 0; j < REDUCE_CHUNK; ++j) {
+            v[a][j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
+          }
+        }
+#pragma unroll
+        for (int a = 0; a < SPLITS_AT_ONCE; ++a) {
+          if (s0 + a >= splits) break;
+#pragma unroll
+          for (int j = 0; j < REDUCE_CHUNK; ++j) {
+            sum[j].x += v[a][j].x;
+            sum[j].y += v[a][j].y;
+            sum[j].z += v[a][j].z;
+            sum[j].w += v[a][j].w;
+          }
         }
       }
 #pragma unroll

@@ -69,21 +69,15 @@ int64_t tile_count(const GemmCall& call) {
   return call.batch * ((call.n + out_columns(call) - 1) / out_columns(call));
 }
 
-// K splits: the count (1..16, each at least kMinKTilesPerSplit k-tiles deep) whose units fill
-// the waves of one block per SM best, the fewest splits among equals.
+// K splits: as many as keep every unit of work on a block of its own (tiles * splits <= SMs),
+// each at least kMinKTilesPerSplit k-tiles deep; one where the tiles alone fill the SMs. (Where
+// blocks walked several split units each, per-unit costs made 1x13824x5120 take 66 us against
+// the skinny kernel's 44: docs/perf/h200-l2-policy-2026-12-02. Not yet measured this way.)
 int splits_for(const GemmCall& call, int sms) {
   const int64_t tiles = tile_count(call), k_tiles = (call.k + kBK - 1) / kBK;
-  int best = 1;
-  double best_fill = 0;
-  for (int s = 1; s <= 16 && (s == 1 || k_tiles / s >= kMinKTilesPerSplit); ++s) {
-    const int64_t units = tiles * s, waves = (units + sms - 1) / sms;
-    const double fill = static_cast<double>(units) / static_cast<double>(waves * sms);
-    if (fill > best_fill + 0.01) {
-      best = s;
-      best_fill = fill;
-    }
-  }
-  return best;
+  int64_t s =
+      std::min<int64_t>({sms / std::max<int64_t>(tiles, 1), k_tiles / kMinKTilesPerSplit, 16});
+  return static_cast<int>(std::max<int64_t>(s, 1));
 }
 
 // A counter per tile and consumer, then every split's fp32 partial of each consumer.
