@@ -16,7 +16,7 @@ using testing::cuda_matches_reference;
 
 class CudaSwappedGemm : public ::testing::TestWithParam<DType> {
   testing::CublasLtSwitchedOff cublaslt_off_;
-  testing::ScopedEnv swap_on_{"TILEOPS_XSWAP", "1"};
+  testing::ScopedEnv swap_on_{"TILEOPS_GEMM_SWAP", "always"};
 };
 
 TEST_P(CudaSwappedGemm, FewTokensTimesAWeight) {

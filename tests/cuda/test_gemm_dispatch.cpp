@@ -107,5 +107,42 @@ TEST(GemmDispatch, SwitchedOffOrUnservableCallsTakeTheFallback) {
             "refused: a gated activation is not in cuBLASLt's epilogues");
 }
 
+// The swapped-operand kernel takes the decode rows where the H200 measured it faster than the
+// skinny kernel (each block streaming at least 3072 of K) and leaves the others to it.
+TEST(GemmDispatch, SwappedKernelTakesTheDecodeRowsItWasMeasuredFasterOn) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  ScopedEnv measured("TILEOPS_GEMM_SWAP", nullptr);
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 13824, 5120)).winner, "gemm_swap_sm90");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 14336)).winner, "gemm_swap_sm90");
+  EXPECT_EQ(decide(call_of(DType::kFloat16, 32, 4096, 14336)).winner, "gemm_swap_sm90");
+  GemmCall gate_up = call_of(DType::kBFloat16, 1, 14336, 4096);
+  gate_up.gated = true;
+  EXPECT_EQ(decide(gate_up).winner, "gemm_swap_sm90");
+  const Decision shallow = decide(call_of(DType::kBFloat16, 1, 4096, 4096));
+  EXPECT_EQ(shallow.winner, "gemm_skinny_cuda");
+  EXPECT_EQ(shallow.dropped.at("gemm_swap_sm90"),
+            "refused: k = 4096 over 4 split(s) is 1024 deep a block, under 3072: the skinny "
+            "kernel streams it faster (measured on the H200)");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 16, 4096, 7168)).winner, "gemm_skinny_cuda");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 32, 17, 8)).winner, "gemm_skinny_cuda");
+  // More than 32 tokens, or a layout other than a linear layer's, is not its.
+  EXPECT_NE(decide(call_of(DType::kBFloat16, 33, 13824, 5120)).winner, "gemm_swap_sm90");
+  GemmCall nn = call_of(DType::kBFloat16, 1, 13824, 5120);
+  nn.trans_b = false;
+  EXPECT_NE(decide(nn).winner, "gemm_swap_sm90");
+}
+
+TEST(GemmDispatch, SwapSwitchServesEveryCallItCanOrNone) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  {
+    ScopedEnv always("TILEOPS_GEMM_SWAP", "always");
+    EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 4096)).winner, "gemm_swap_sm90");
+  }
+  ScopedEnv off("TILEOPS_GEMM_SWAP", "0");
+  const Decision d = decide(call_of(DType::kBFloat16, 1, 13824, 5120));
+  EXPECT_EQ(d.winner, "gemm_skinny_cuda");
+  EXPECT_EQ(d.dropped.at("gemm_swap_sm90"), "refused: switched off by TILEOPS_GEMM_SWAP");
+}
+
 }  // namespace
 }  // namespace tileops

@@ -5,7 +5,9 @@
 // weight rows are split over the SMs by splitting K where they give too few tiles (the partial
 // sums through the caller-owned workspace).
 //
-// XSWAP experiment (temporary): served only with TILEOPS_XSWAP=1.
+// It outranks the skinny kernel only where the H200 measured it faster: where each block streams
+// at least kMinBlockDepth of K (docs/perf/h200-swap-ab-2026-12-02). TILEOPS_GEMM_SWAP=always serves
+// every call it can (the tests use that), =0 none.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +32,23 @@ constexpr int kBK = 64;
 constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;  // per consumer, as gemm_sm90_ws_cuda.cpp
 constexpr int kSmemBudget = 227 * 1024;
 constexpr int kMinKTilesPerSplit = 4;
+// K elements each block must stream (k over the splits) for the swapped kernel to beat the
+// skinny one. Measured on the H200 (bf16, L2 flushed): 5120 deep (1x13824x5120, no split) 42.1
+// against 43.9 us; 4096 (the gate-up 1x28672x4096, no split) 66.5 against 77.9; 3584
+// (1x4096x14336, 4 splits) 34.9 + 1.1 (the counters' memset) against 37.3; 1792 (16x4096x7168)
+// 23.0 against 21.1; 1024 (1x4096x4096) 15.8 against 14.2.
+constexpr int64_t kMinBlockDepth = 3072;
+
+enum class SwapSwitch { kMeasured, kAlways, kOff };
+// TILEOPS_GEMM_SWAP, read at each dispatch: unset the measured rule, "always"/"1" every call the
+// kernel can serve, "0"/"off" none.
+SwapSwitch swap_switch() {
+  const char* v = std::getenv("TILEOPS_GEMM_SWAP");
+  if (v == nullptr || *v == '\0') return SwapSwitch::kMeasured;
+  if (std::strcmp(v, "always") == 0 || std::strcmp(v, "1") == 0) return SwapSwitch::kAlways;
+  if (std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0) return SwapSwitch::kOff;
+  return SwapSwitch::kMeasured;
+}
 
 // Tokens a tile covers: 8, 16 or 32 (the wgmma N the device library has), so one tile column
 // holds every token and the weight is read once.
@@ -72,7 +91,7 @@ int64_t tile_count(const GemmCall& call) {
 // K splits: as many as keep every unit of work on a block of its own (tiles * splits <= SMs),
 // each at least kMinKTilesPerSplit k-tiles deep; one where the tiles alone fill the SMs. (Where
 // blocks walked several split units each, per-unit costs made 1x13824x5120 take 66 us against
-// the skinny kernel's 44: docs/perf/h200-l2-policy-2026-12-02. Not yet measured this way.)
+// the skinny kernel's 44; with one unit a block it takes 42.1: docs/perf/h200-swap-ab-2026-12-02.)
 int splits_for(const GemmCall& call, int sms) {
   const int64_t tiles = tile_count(call), k_tiles = (call.k + kBK - 1) / kBK;
   int64_t s =
@@ -99,9 +118,9 @@ class GemmSwapCuda final : public GemmKernel {
   static constexpr std::string_view preferred_over[] = {"gemm_skinny_cuda", "gemm_sm90_ws",
                                                         "gemm_cublaslt"};
 
-  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
-    const char* on = std::getenv("TILEOPS_XSWAP");
-    if (on == nullptr || std::strcmp(on, "1") != 0) return std::string("TILEOPS_XSWAP is not 1");
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts& facts) {
+    const SwapSwitch mode = swap_switch();
+    if (mode == SwapSwitch::kOff) return std::string("switched off by TILEOPS_GEMM_SWAP");
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
       return fmt::format("dtype {}: wgmma takes 16-bit inputs here", dtype_name(call.dtype));
     }
@@ -117,6 +136,13 @@ class GemmSwapCuda final : public GemmKernel {
     if (call.b_columns() >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31) ||
         tile_count(call) * 16 >= (int64_t{1} << 31)) {
       return std::string("a dimension reaches 2^31");
+    }
+    const int splits = splits_for(call, facts.sm_count);
+    if (mode == SwapSwitch::kMeasured && call.k / splits < kMinBlockDepth) {
+      return fmt::format(
+          "k = {} over {} split(s) is {} deep a block, under {}: the skinny kernel streams it "
+          "faster (measured on the H200)",
+          call.k, splits, call.k / splits, kMinBlockDepth);
     }
     return std::nullopt;
   }
