@@ -5,6 +5,7 @@
 #include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
 
@@ -113,6 +114,59 @@ TEST_P(CudaNorms, SoftmaxVariantsServeTheirCalls) {
     EXPECT_EQ(soft.last_call()->served_by, "softmax_" + c.variant + "_cuda") << c.x.str();
     EXPECT_TRUE(cuda_matches_reference(log_soft, {c.x}, GetParam(), c.misaligned)) << c.x.str();
     EXPECT_EQ(log_soft.last_call()->served_by, "log_softmax_" + c.variant + "_cuda") << c.x.str();
+  }
+}
+
+// Rows of up to 128 packs run with a group of lanes a row (4 to 32 lanes, several rows a block);
+// widths off the 16-byte pack start each row at another offset from a boundary (RowSpan), and
+// row counts off a block's rows leave groups with no row.
+TEST_P(CudaNorms, ShortRowsTakeAGroupOfLanesARow) {
+  TILEOPS_REQUIRE_CUDA();
+  const int64_t limit = GetParam() == DType::kFloat32 ? 512 : 1024;
+  for (int64_t n :
+       {int64_t{1}, int64_t{3}, int64_t{7}, int64_t{32}, int64_t{100}, limit - 1, limit}) {
+    for (int64_t rows : {1, 5, 4099}) {
+      RMSNormFwdOp rms({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));
+      EXPECT_EQ(rms.last_call()->served_by, "rms_norm_warp_rows_cuda") << rows << "x" << n;
+      LayerNormFwdOp ln({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(ln, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam()));
+      EXPECT_EQ(ln.last_call()->served_by, "layer_norm_warp_rows_cuda");
+      FusedAddRMSNormFwdOp fused;
+      EXPECT_TRUE(
+          cuda_matches_reference(fused, {Shape{rows, n}, Shape{rows, n}, Shape{n}}, GetParam()));
+      EXPECT_EQ(fused.last_call()->served_by, "fused_add_rms_norm_warp_rows_cuda");
+      SoftmaxFwdOp soft({.dim = -1});
+      EXPECT_TRUE(cuda_matches_reference(soft, {Shape{rows, n}}, GetParam()));
+      EXPECT_EQ(soft.last_call()->served_by, "softmax_warp_rows_cuda");
+      LogSoftmaxFwdOp log_soft({.dim = -1});
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {Shape{rows, n}}, GetParam()));
+    }
+  }
+  // Misaligned (every tensor one element off a boundary): one element an access.
+  RMSNormFwdOp rms({.normalized_shape = {100}});
+  EXPECT_TRUE(cuda_matches_reference(rms, {Shape{300, 100}, Shape{100}}, GetParam(), true));
+  SoftmaxFwdOp soft({.dim = -1});
+  EXPECT_TRUE(cuda_matches_reference(soft, {Shape{300, 100}}, GetParam(), true));
+}
+
+// Rows longer than 128 packs whose width is off the 16-byte pack: one block a row, each row
+// moved in 16-byte packs from its first boundary.
+TEST_P(CudaNorms, WideRowsOfAnyWidth) {
+  TILEOPS_REQUIRE_CUDA();
+  for (int64_t n : {4097, 4095, 50257}) {
+    for (int64_t rows : {1, 9}) {
+      RMSNormFwdOp rms({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));
+      EXPECT_EQ(rms.last_call()->served_by, "rms_norm_cuda");
+      LayerNormFwdOp ln({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(ln, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam()));
+      FusedAddRMSNormFwdOp fused;
+      EXPECT_TRUE(
+          cuda_matches_reference(fused, {Shape{rows, n}, Shape{rows, n}, Shape{n}}, GetParam()));
+      SoftmaxFwdOp soft({.dim = -1});
+      EXPECT_TRUE(cuda_matches_reference(soft, {Shape{rows * 20, n}}, GetParam()));
+    }
   }
 }
 

@@ -207,8 +207,9 @@ std::string row_spec(DType dtype, int64_t rows, int64_t n, int vec) {
 
 TEST_F(CudaTuning, EveryRowKernelConfigMatchesTheReference) {
   const DType dtype = DType::kBFloat16;
-  // Wide access (n a multiple of 8) with many rows, and the scalar path with few.
-  for (auto [rows, n, vec] : {std::tuple<int64_t, int64_t, int>{300, 4096, 8}, {5, 1003, 1}}) {
+  // Many rows of a multiple of the pack, and few rows off it (each row in 16-byte packs from its
+  // first boundary), both longer than the rows a group of lanes takes.
+  for (auto [rows, n, vec] : {std::tuple<int64_t, int64_t, int>{300, 4096, 8}, {5, 2003, 8}}) {
     for (const std::string& config : kRowConfigs) {
       const std::string spec = row_spec(dtype, rows, n, vec);
       tuning::store_tuned(board_, {"rms_norm_cuda", spec}, config);
@@ -259,11 +260,12 @@ TEST_F(CudaTuning, RequestTuneTimesStoresAndALaterOpReusesTheChoice) {
 }
 
 TEST_F(CudaTuning, TuningInsideAGraphCaptureIsAClearErrorAndWritesNothing) {
-  RMSNormFwdOp op({.normalized_shape = {512}});
+  // Rows of 2048: the tunable one-block-a-row kernel serves them.
+  RMSNormFwdOp op({.normalized_shape = {2048}});
   op.request_tune();
-  const Tensor x = testing::device_copy(random_tensor({4, 512}, DType::kFloat32, 1));
-  const Tensor w = testing::device_copy(random_tensor({512}, DType::kFloat32, 2));
-  Tensor out = Tensor::empty({4, 512}, DType::kFloat32, Device::cuda(0));
+  const Tensor x = testing::device_copy(random_tensor({4, 2048}, DType::kFloat32, 1));
+  const Tensor w = testing::device_copy(random_tensor({2048}, DType::kFloat32, 2));
+  Tensor out = Tensor::empty({4, 2048}, DType::kFloat32, Device::cuda(0));
   cuda::fill_bytes(out, 0x5a);
   cuda::synchronize(0);
   cuda::StreamHandle stream = cuda::create_stream(0);

@@ -109,7 +109,7 @@ TEST(SoftmaxDispatch, ARowTooLongForTheClustersRegistersIsSplit) {
 
 TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
   ScopedDeviceFacts facts(kCUDA, kH200);
-  for (const SoftmaxCall& c : {call_of(4096, 4096, 1), call_of(4, 1000, 1), call_of(132, 128256, 1),
+  for (const SoftmaxCall& c : {call_of(4096, 4096, 1), call_of(4, 1025, 1), call_of(132, 128256, 1),
                                call_of(4, 16383, 1, DType::kFloat32)}) {
     const Decision d = decide(c);
     EXPECT_EQ(d.winner, "softmax_rows_cuda") << c.describe();
@@ -120,11 +120,25 @@ TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
   }
 }
 
+TEST(SoftmaxDispatch, RowsOfUpTo128PacksTakeAGroupOfLanesARow) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  for (const SoftmaxCall& c : {call_of(65536, 7, 1), call_of(4, 1000, 1), call_of(1, 1024, 1),
+                               call_of(300, 512, 1, DType::kFloat32)}) {
+    EXPECT_EQ(decide(c).winner, "softmax_warp_rows_cuda") << c.describe();
+  }
+  const Decision d = decide(call_of(300, 513, 1, DType::kFloat32));
+  EXPECT_EQ(d.winner, "softmax_rows_cuda");
+  EXPECT_EQ(d.dropped.at("softmax_warp_rows_cuda"),
+            "refused: rows of 513 elements are longer than 512 (128 packs of 16 bytes): one block "
+            "a row");
+}
+
 TEST(SoftmaxDispatch, AnotherDimTakesTheStridedKernel) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   const Decision d = decide(call_of(2, 128256, 4));
   EXPECT_EQ(d.winner, "softmax_strided_cuda");
-  for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda", "softmax_rows_cuda"}) {
+  for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda", "softmax_rows_cuda",
+                          "softmax_warp_rows_cuda"}) {
     EXPECT_TRUE(has(d.dropped.at(key), "refused: the reduced dim is not the last (inner = 4)"))
         << key << ": " << d.dropped.at(key);
   }
@@ -137,6 +151,7 @@ TEST(SoftmaxDispatch, LogSoftmaxHasTheSameVariantsUnderItsOwnKeys) {
     EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_cluster_cuda");
     EXPECT_EQ(op.key(call_of(4096, 4096, 1)), "log_softmax_rows_cuda");
     EXPECT_EQ(op.key(call_of(2, 100, 3)), "log_softmax_strided_cuda");
+    EXPECT_EQ(op.key(call_of(2, 100, 1)), "log_softmax_warp_rows_cuda");
   }
   ScopedDeviceFacts facts(kCUDA, kA100);
   EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_split_cuda");

@@ -122,7 +122,8 @@ def test_op_interface_reads_the_cuda_instance():
     x = torch.randn(6, 72, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(72, device="cuda", dtype=torch.bfloat16)
     op(x, w)
-    assert op.last_call["served_by"] == "rms_norm_cuda"
+    # Rows of 72 take a group of lanes a row (rows of up to 128 packs of 16 bytes).
+    assert op.last_call["served_by"] == "rms_norm_warp_rows_cuda"
     assert op.last_call["inputs"][0] == "bfloat16[6, 72] on cuda:0"
     assert op.eval_roofline()[1] == (6 * 72 * 2 + 72) * 2
     op(x.cpu(), w.cpu())  # now an instance on each device: a query must name one
@@ -132,8 +133,10 @@ def test_op_interface_reads_the_cuda_instance():
         assert "argument 'device'" in str(e)
     else:
         raise AssertionError("two devices, no device= given, and no error")
-    assert op.last_call_on("cuda")["served_by"] == "rms_norm_cuda"
+    assert op.last_call_on("cuda")["served_by"] == "rms_norm_warp_rows_cuda"
     assert op.last_call_on("cpu")["served_by"] == "rms_norm_cpu"
     [decision] = op.explain(x, w)["decisions"]
-    assert decision["winner"] == "rms_norm_cuda"
+    assert decision["winner"] == "rms_norm_warp_rows_cuda"
     assert any(d["key"] == "rms_norm_cpu" for d in decision["dropped"])
+    assert {"key": "rms_norm_cuda",
+            "reason": "outranked by rms_norm_warp_rows_cuda (preferred_over)"} in decision["dropped"]

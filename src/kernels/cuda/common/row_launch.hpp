@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 
 #include "kernels/cuda/cuda_kernel.hpp"
@@ -27,6 +28,27 @@ inline int row_vector_width(DType dtype, int64_t n, std::span<const void* const>
 inline int row_vector_width(DType dtype, int64_t n, std::initializer_list<const void*> pointers) {
   return row_vector_width(dtype, n,
                           std::span<const void* const>(pointers.begin(), pointers.size()));
+}
+
+// Elements per access of the row kernels that walk each row from its first 16-byte boundary
+// (RowSpan in device/rows.cuh), for rows of any width n: 16 bytes when the row tensors (numel
+// rows * n) all sit at one offset from a 16-byte boundary, so their rows reach boundaries
+// together, and the column tensors (a weight or bias, numel n) start on one; else one element.
+// With one row the two kinds look alike and every tensor must start on a boundary.
+inline int spanned_vector_width(DType dtype, int64_t n, std::span<const Tensor* const> tensors) {
+  const int vec = wide_vector_width(dtype);
+  std::optional<uintptr_t> row_phase;
+  for (const Tensor* t : tensors) {
+    const auto address = reinterpret_cast<uintptr_t>(t->data());
+    if (t->numel() == n) {
+      if (address % 16 != 0) return 1;
+    } else if (!row_phase) {
+      row_phase = address % 16;
+    } else if (*row_phase != address % 16) {
+      return 1;
+    }
+  }
+  return vec;
 }
 
 // Packs each thread of a row kernel keeps in registers, and the block size that leaves room for

@@ -51,17 +51,19 @@ inline int default_row_config(RowDefault d, int64_t rows, int sms) {
 }
 
 // A row kernel: its file, entry point and own specialisation constants (softmax's LOG); each
-// variant adds T, VEC and CACHE.
+// variant adds T, VEC, CACHE and LANES (0: one block a row; else lanes a row, several rows a
+// block, common/warp_rows_cuda.hpp). The kernel's last argument is the row count.
 struct RowKernelDecl {
   std::string file;
   std::string entry;
   std::vector<KernelConstant> constants;
 };
 
-inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth) {
-  std::vector<KernelConstant> c{KernelConstant::type_of("T", cuda_type(dtype)),
-                                KernelConstant::integer("VEC", vec),
-                                KernelConstant::integer("CACHE", depth)};
+inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth,
+                                  int lanes = 0) {
+  std::vector<KernelConstant> c{
+      KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
+      KernelConstant::integer("CACHE", depth), KernelConstant::integer("LANES", lanes)};
   c.insert(c.end(), k.constants.begin(), k.constants.end());
   return KernelSpec(k.file, k.entry, std::move(c));
 }
@@ -98,11 +100,14 @@ class RowKernelSet {
   void run(int64_t rows, int64_t n, RowDefault untuned, std::initializer_list<const Tensor*> inputs,
            std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
     std::vector<const void*> data;
-    for (const Tensor* t : inputs) data.push_back(t->data());
-    for (const Tensor* t : outputs) data.push_back(t->data());
-    const int vec = row_vector_width(dtype_, n, data);
+    std::vector<const Tensor*> tensors(inputs);
+    tensors.insert(tensors.end(), outputs.begin(), outputs.end());
+    for (const Tensor* t : tensors) data.push_back(t->data());
+    const int vec = spanned_vector_width(dtype_, n, tensors);
     const int device = device_of(**inputs.begin());
-    const std::vector<void*> tail(scalars);
+    std::vector<void*> tail(scalars);
+    int64_t rows_arg = rows;  // the kernels' last argument
+    tail.push_back(&rows_arg);
     int config = default_row_config(untuned, rows, sm_count(device));
     if (tuner_.tuned()) {
       config = choose(device, rows, n, vec, config, inputs, outputs,

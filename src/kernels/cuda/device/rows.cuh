@@ -1,8 +1,11 @@
-// The row loop of one-block-per-row kernels (the norms, softmax): each thread walks its packs of
-// a row, blockDim.x apart, keeping the first CACHE of them in registers so a second pass need not
-// read the row again; the n % VEC tail elements are walked one at a time.
+// The row loop of the row kernels (the norms, softmax): each thread walks its packs of a row,
+// `stride` apart from its `lane` (blockDim.x and threadIdx.x for one block a row, LANES and the
+// lane within its group for a group of lanes a row), keeping the first CACHE of them in registers
+// so a second pass need not read the row again. Elements before a row's first 16-byte boundary
+// and after its last whole pack are walked one at a time (RowSpan).
 #pragma once
 
+#include "device/reduce.cuh"
 #include "device/vec.cuh"
 
 // Row kernels that keep packs in registers cap their blocks at 512 threads (at most 128
@@ -12,10 +15,91 @@
 
 namespace tileops::dev {
 
+// Where a thread sits among the rows of a row kernel. LANES == 0: one block a row (row
+// blockIdx.x); else a group of LANES lanes (a power of two, at most 32) a row, blockDim.x / LANES
+// rows a block. Threads past the last row keep `live` false and walk nothing, but still take part
+// in reduce() (the shuffles need the whole warp).
+template <int LANES>
+struct RowSlot {
+  i64 row;
+  int lane, stride;
+  bool live;
+  __device__ __forceinline__ explicit RowSlot(i64 rows) {
+    if constexpr (LANES == 0) {
+      row = blockIdx.x;
+      lane = threadIdx.x;
+      stride = blockDim.x;
+    } else {
+      static_assert(LANES <= 32 && (LANES & (LANES - 1)) == 0, "LANES: a power of two <= 32");
+      row = (i64)blockIdx.x * (blockDim.x / LANES) + threadIdx.x / LANES;
+      lane = threadIdx.x % LANES;
+      stride = LANES;
+    }
+    live = row < rows;
+  }
+  // Op over the row's threads; every one gets the result. scratch (32 values) serves the block
+  // reduction of LANES == 0.
+  template <typename Op, typename V>
+  __device__ __forceinline__ V reduce(V v, V* scratch) const {
+    if constexpr (LANES == 0) {
+      return block_reduce<Op>(v, scratch);
+    } else {
+#pragma unroll
+      for (int o = LANES / 2; o > 0; o >>= 1) v = Op::apply(v, shfl_xor(v, o));
+      return v;
+    }
+  }
+};
+
+// A row's elements as `head` elements up to its first 16-byte boundary, `packs` whole aligned
+// packs from there, then the tail [head + packs * VEC, n): so rows of any width, at any element
+// offset, move in 16-byte accesses. Tensors read or written beside the row in step with it (the
+// output, a residual) must sit at the same offset from a 16-byte boundary (the host checks).
+template <typename T, int VEC>
+struct RowSpan {
+  i64 head, packs;
+  __device__ __forceinline__ RowSpan(const T* row, i64 n) {
+    if constexpr (VEC == 1) {
+      head = 0;
+    } else {
+      const int past = (int)(reinterpret_cast<unsigned long long>(row) % 16) / (int)sizeof(T);
+      head = past == 0 ? 0 : (VEC - past < n ? (i64)(VEC - past) : n);
+    }
+    packs = (n - head) / VEC;
+  }
+  __device__ __forceinline__ i64 body_end() const { return head + packs * VEC; }
+  // The pack at pack index i of the body.
+  __device__ __forceinline__ const Pack<T, VEC>* packs_of(const T* row) const {
+    return reinterpret_cast<const Pack<T, VEC>*>(row + head);
+  }
+  __device__ __forceinline__ Pack<T, VEC>* packs_of(T* row) const {
+    return reinterpret_cast<Pack<T, VEC>*>(row + head);
+  }
+  // The elements [head + i * VEC, + VEC) of a per-column vector (a norm's weight, 16-byte
+  // aligned): one access when the row's body is aligned with it, else VEC.
+  __device__ __forceinline__ Pack<T, VEC> column_pack(const T* w, i64 i) const {
+    if (head == 0) return reinterpret_cast<const Pack<T, VEC>*>(w)[i];
+    Pack<T, VEC> p;
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) p.v[k] = w[head + i * VEC + k];
+    return p;
+  }
+  // f(i) for this thread's elements outside the body: the head, then the tail.
+  template <typename F>
+  __device__ __forceinline__ void for_each_edge(int lane, int stride, i64 n, F f) const {
+    for (i64 i = lane; i < head; i += stride) f(i);
+    for (i64 i = body_end() + lane; i < n; i += stride) f(i);
+  }
+};
+
 template <typename T, int VEC, int CACHE>
 struct RowCache {
   using P = Pack<T, VEC>;
   P v[CACHE > 0 ? CACHE : 1];
+  int lane = threadIdx.x, stride = blockDim.x;
+
+  __device__ __forceinline__ RowCache() {}
+  __device__ __forceinline__ RowCache(int lane_, int stride_) : lane(lane_), stride(stride_) {}
 
   // First pass over this thread's packs of [begin, end): p = make(i) for pack index i, kept in
   // registers for the first CACHE, then use(p).
@@ -23,15 +107,13 @@ struct RowCache {
   __device__ __forceinline__ void fill(i64 begin, i64 end, Make make, Use use) {
 #pragma unroll
     for (int c = 0; c < CACHE; ++c) {
-      const i64 i = begin + threadIdx.x + (i64)c * blockDim.x;
+      const i64 i = begin + lane + (i64)c * stride;
       if (i < end) {
         v[c] = make(i);
         use(v[c]);
       }
     }
-    for (i64 i = begin + (i64)CACHE * blockDim.x + threadIdx.x; i < end; i += blockDim.x) {
-      use(make(i));
-    }
+    for (i64 i = begin + (i64)CACHE * stride + lane; i < end; i += stride) use(make(i));
   }
 
   // A later pass over the same packs: f(i, p) with p from registers where cached, else reread(i).
@@ -39,12 +121,10 @@ struct RowCache {
   __device__ __forceinline__ void revisit(i64 begin, i64 end, Reread reread, F f) const {
 #pragma unroll
     for (int c = 0; c < CACHE; ++c) {
-      const i64 i = begin + threadIdx.x + (i64)c * blockDim.x;
+      const i64 i = begin + lane + (i64)c * stride;
       if (i < end) f(i, v[c]);
     }
-    for (i64 i = begin + (i64)CACHE * blockDim.x + threadIdx.x; i < end; i += blockDim.x) {
-      f(i, reread(i));
-    }
+    for (i64 i = begin + (i64)CACHE * stride + lane; i < end; i += stride) f(i, reread(i));
   }
 };
 

@@ -1,8 +1,8 @@
 // residual_out = x + residual (rounded to T, as the unfused pair would), output =
-// rms_norm(residual_out) * weight: one block per row, the rounded sums kept in registers (up to
-// CACHE packs per thread; longer rows re-read residual_out, which this block wrote before the
-// barrier in block_reduce). Prelude: T, VEC, CACHE.
-#include "device/reduce.cuh"
+// rms_norm(residual_out) * weight: one block a row (LANES = 0) or a group of LANES lanes a row,
+// several rows a block; the rounded sums kept in registers (up to CACHE packs per thread; longer
+// rows re-read residual_out, which these threads wrote before the reduction), in 16-byte packs from
+// the row's first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
@@ -10,21 +10,22 @@ using namespace tileops::dev;
 extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
     fused_add_rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ residual,
                               const T* __restrict__ w, T* __restrict__ y,
-                              T* __restrict__ residual_out, i64 n, float eps) {
+                              T* __restrict__ residual_out, i64 n, float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  prefetch_l2(w, n * (i64)sizeof(T));
-  const i64 off = blockIdx.x * n;
-  const i64 packs = n / VEC;
-  const P* xp = reinterpret_cast<const P*>(x + off);
-  const P* rp = reinterpret_cast<const P*>(residual + off);
-  P* op = reinterpret_cast<P*>(residual_out + off);
-  P* yp = reinterpret_cast<P*>(y + off);
-  const P* wp = reinterpret_cast<const P*>(w);
-  RowCache<T, VEC, CACHE> row;
+  const RowSlot<LANES> slot(rows);
+  if (LANES == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  const i64 len = slot.live ? n : 0;
+  const i64 off = slot.row * n;
+  const RowSpan<T, VEC> span(x + off, len);
+  const P* xp = span.packs_of(x + off);
+  const P* rp = span.packs_of(residual + off);
+  P* op = span.packs_of(residual_out + off);
+  P* yp = span.packs_of(y + off);
+  RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
   row.fill(
-      0, packs,
+      0, span.packs,
       [&](i64 i) {
         const P a = xp[i], r = rp[i];
         const P s = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
@@ -38,20 +39,20 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
           ss += v * v;
         }
       });
-  for_each_index(packs * VEC, n, [&](i64 i) {
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
     const T s = from_float<T>(to_float(x[off + i]) + to_float(residual[off + i]));
     residual_out[off + i] = s;
     const float v = to_float(s);
     ss += v * v;
   });
-  const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
+  const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
   row.revisit(
-      0, packs, [&](i64 i) { return op[i]; },
+      0, span.packs, [&](i64 i) { return op[i]; },
       [&](i64 i, const P& s) {
-        const P g = wp[i];
+        const P g = span.column_pack(w, i);
         yp[i] = make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); });
       });
-  for_each_index(packs * VEC, n, [&](i64 i) {
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
     y[off + i] = from_float<T>(to_float(residual_out[off + i]) * inv * to_float(w[i]));
   });
 }

@@ -1,54 +1,56 @@
-// LayerNorm over rows of n elements, one block per row; the row is kept in registers (up to
-// CACHE packs per thread) for the mean, the centred variance and the output. Prelude: T, VEC,
-// CACHE.
-#include "device/reduce.cuh"
+// LayerNorm over rows of n elements: one block a row (LANES = 0) or a group of LANES lanes a row,
+// several rows a block; the row is kept in registers (up to CACHE packs per thread) for the mean,
+// the centred variance and the output, in 16-byte packs from its first 16-byte boundary
+// (RowSpan). Prelude: T, VEC, CACHE, LANES.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
 extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
     layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ b,
-                      T* __restrict__ y, i64 n, float eps) {
+                      T* __restrict__ y, i64 n, float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  prefetch_l2(w, n * (i64)sizeof(T));
-  prefetch_l2(b, n * (i64)sizeof(T));
-  const T* xs = x + blockIdx.x * n;
-  T* ys = y + blockIdx.x * n;
-  const P* xr = reinterpret_cast<const P*>(xs);
-  P* yr = reinterpret_cast<P*>(ys);
-  const i64 packs = n / VEC;
+  const RowSlot<LANES> slot(rows);
+  if (LANES == 0) {
+    prefetch_l2(w, n * (i64)sizeof(T));
+    prefetch_l2(b, n * (i64)sizeof(T));
+  }
+  const i64 len = slot.live ? n : 0;
+  const T* xs = x + slot.row * n;
+  T* ys = y + slot.row * n;
+  const RowSpan<T, VEC> span(xs, len);
+  const P* xr = span.packs_of(xs);
+  P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
-  RowCache<T, VEC, CACHE> row;
+  RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float sum = 0.0f;
-  row.fill(0, packs, read, [&](const P& p) {
+  row.fill(0, span.packs, read, [&](const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
   });
-  for_each_index(packs * VEC, n, [&](i64 i) { sum += to_float(xs[i]); });
-  const float mean = block_reduce<Sum>(sum, scratch) / (float)n;
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) { sum += to_float(xs[i]); });
+  const float mean = slot.template reduce<Sum>(sum, scratch) / (float)n;
   float sq = 0.0f;
-  row.revisit(0, packs, read, [&](i64, const P& p) {
+  row.revisit(0, span.packs, read, [&](i64, const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       const float d = to_float(p.v[k]) - mean;
       sq += d * d;
     }
   });
-  for_each_index(packs * VEC, n, [&](i64 i) {
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
     const float d = to_float(xs[i]) - mean;
     sq += d * d;
   });
-  const float inv = rsqrtf(block_reduce<Sum>(sq, scratch) / (float)n + eps);
-  const P* wp = reinterpret_cast<const P*>(w);
-  const P* bp = reinterpret_cast<const P*>(b);
-  row.revisit(0, packs, read, [&](i64 i, const P& p) {
-    const P g = wp[i], h = bp[i];
+  const float inv = rsqrtf(slot.template reduce<Sum>(sq, scratch) / (float)n + eps);
+  row.revisit(0, span.packs, read, [&](i64 i, const P& p) {
+    const P g = span.column_pack(w, i), h = span.column_pack(b, i);
     yr[i] = make_pack<T, VEC>([&](int k) {
       return (to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]);
     });
   });
-  for_each_index(packs * VEC, n, [&](i64 i) {
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
     ys[i] = from_float<T>((to_float(xs[i]) - mean) * inv * to_float(w[i]) + to_float(b[i]));
   });
 }

@@ -1,6 +1,8 @@
-// LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA: one block per row, like RMSNorm, with the
-// same tuning candidates (common/row_tuning.hpp).
+// LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA, like RMSNorm: one block a row with the same
+// tuning candidates (common/row_tuning.hpp), or for rows of up to 128 packs a group of lanes a
+// row (common/warp_rows_cuda.hpp).
 #include "kernels/cuda/common/row_kernel_cuda.hpp"
+#include "kernels/cuda/common/warp_rows_cuda.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 
@@ -43,7 +45,46 @@ class FusedAddRMSNormCuda final : public RowKernelCuda<FusedAddRMSNormCuda, Fuse
   }
 };
 
+class LayerNormWarpRowsCuda final : public WarpRowsCuda<LayerNormWarpRowsCuda, LayerNormKernel> {
+ public:
+  using WarpRowsCuda::WarpRowsCuda;
+  static constexpr std::string_view preferred_over[] = {"layer_norm_cuda"};
+  static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts&) {
+    return warp_rows_refusal(call.dtype, call.n);
+  }
+
+  void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
+           const Tensor& y) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &w, &b}, {&y}, {&n, &eps});
+  }
+};
+
+class FusedAddRMSNormWarpRowsCuda final
+    : public WarpRowsCuda<FusedAddRMSNormWarpRowsCuda, FusedAddRMSNormKernel> {
+ public:
+  using WarpRowsCuda::WarpRowsCuda;
+  static constexpr std::string_view preferred_over[] = {"fused_add_rms_norm_cuda"};
+  static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const FusedAddRMSNormCall& call, const DeviceFacts&) {
+    return warp_rows_refusal(call.dtype, call.n);
+  }
+
+  void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
+           const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &residual, &w}, {&y, &residual_out}, {&n, &eps});
+  }
+};
+
 const StaticKernelRegistration<LayerNormCuda> kLayerNorm("LayerNormFwdOp", "layer_norm_cuda");
+const StaticKernelRegistration<LayerNormWarpRowsCuda> kLayerNormWarpRows(
+    "LayerNormFwdOp", "layer_norm_warp_rows_cuda");
+const StaticKernelRegistration<FusedAddRMSNormWarpRowsCuda> kFusedWarpRows(
+    "FusedAddRMSNormFwdOp", "fused_add_rms_norm_warp_rows_cuda");
 const StaticKernelRegistration<FusedAddRMSNormCuda> kFused("FusedAddRMSNormFwdOp",
                                                            "fused_add_rms_norm_cuda");
 const bool kVariants = [] {
@@ -52,6 +93,9 @@ const bool kVariants = [] {
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (KernelSource& s : row_kernel_variants(LayerNormCuda::kernel(), d)) v.push_back(s);
       for (KernelSource& s : row_kernel_variants(FusedAddRMSNormCuda::kernel(), d)) v.push_back(s);
+      for (const RowKernelDecl& k : {LayerNormCuda::kernel(), FusedAddRMSNormCuda::kernel()}) {
+        for (KernelSource& s : warp_row_kernel_variants(k, d)) v.push_back(s);
+      }
     }
     return v;
   });

@@ -1,42 +1,44 @@
-// RMSNorm over rows of n elements, one block per row. Each thread keeps up to CACHE packs of its
-// row in registers, so the row is read from memory once; packs beyond CACHE * blockDim (very long
-// rows) are re-read. Prelude: T, VEC, CACHE.
-#include "device/reduce.cuh"
+// RMSNorm over rows of n elements: one block a row (LANES = 0) or a group of LANES lanes a row,
+// several rows a block. Each thread keeps up to CACHE packs of its row in registers, so the row is
+// read from memory once; packs beyond CACHE * stride (very long rows) are re-read. Rows of any
+// width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC,
+// CACHE, LANES.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
 extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
     rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, i64 n,
-                    float eps) {
+                    float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  prefetch_l2(w, n * (i64)sizeof(T));
-  const T* xs = x + blockIdx.x * n;
-  T* ys = y + blockIdx.x * n;
-  const P* xr = reinterpret_cast<const P*>(xs);
-  P* yr = reinterpret_cast<P*>(ys);
-  const P* wp = reinterpret_cast<const P*>(w);
-  const i64 packs = n / VEC;
+  const RowSlot<LANES> slot(rows);
+  if (LANES == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  const i64 len = slot.live ? n : 0;
+  const T* xs = x + slot.row * n;
+  T* ys = y + slot.row * n;
+  const RowSpan<T, VEC> span(xs, len);
+  const P* xr = span.packs_of(xs);
+  P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
-  RowCache<T, VEC, CACHE> row;
+  RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
-  row.fill(0, packs, read, [&](const P& p) {
+  row.fill(0, span.packs, read, [&](const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       const float v = to_float(p.v[k]);
       ss += v * v;
     }
   });
-  for_each_index(packs * VEC, n, [&](i64 i) {
+  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
     const float v = to_float(xs[i]);
     ss += v * v;
   });
-  const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
-  row.revisit(0, packs, read, [&](i64 i, const P& p) {
-    const P g = wp[i];
+  const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
+  row.revisit(0, span.packs, read, [&](i64 i, const P& p) {
+    const P g = span.column_pack(w, i);
     yr[i] = make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); });
   });
-  for_each_index(packs * VEC, n,
-                 [&](i64 i) { ys[i] = from_float<T>(to_float(xs[i]) * inv * to_float(w[i])); });
+  span.for_each_edge(slot.lane, slot.stride, len,
+                     [&](i64 i) { ys[i] = from_float<T>(to_float(xs[i]) * inv * to_float(w[i])); });
 }

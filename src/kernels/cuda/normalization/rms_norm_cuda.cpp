@@ -1,6 +1,9 @@
-// RMSNormFwdOp on CUDA: compiled at first launch per dtype, access width and cache depth; the
-// cache depth and block size are tuning candidates (common/row_tuning.hpp).
+// RMSNormFwdOp on CUDA: one block a row (rms_norm_cuda; the cache depth and block size are tuning
+// candidates, common/row_tuning.hpp) or, for rows of up to 128 packs, a group of lanes a row
+// (rms_norm_warp_rows_cuda, common/warp_rows_cuda.hpp). Compiled at first launch per dtype,
+// access width, cache depth and lanes.
 #include "kernels/cuda/common/row_kernel_cuda.hpp"
+#include "kernels/cuda/common/warp_rows_cuda.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 namespace tileops::cuda {
@@ -21,12 +24,32 @@ class RMSNormCuda final : public RowKernelCuda<RMSNormCuda, RMSNormKernel> {
   }
 };
 
+class RMSNormWarpRowsCuda final : public WarpRowsCuda<RMSNormWarpRowsCuda, RMSNormKernel> {
+ public:
+  using WarpRowsCuda::WarpRowsCuda;
+  static constexpr std::string_view preferred_over[] = {"rms_norm_cuda"};
+  static RowKernelDecl kernel() { return RMSNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const RMSNormCall& call, const DeviceFacts&) {
+    return warp_rows_refusal(call.dtype, call.n);
+  }
+
+  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
+           const Tensor& out) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &weight}, {&out}, {&n, &eps});
+  }
+};
+
 const StaticKernelRegistration<RMSNormCuda> kRegistration("RMSNormFwdOp", "rms_norm_cuda");
+const StaticKernelRegistration<RMSNormWarpRowsCuda> kWarpRows("RMSNormFwdOp",
+                                                              "rms_norm_warp_rows_cuda");
 const bool kVariants = [] {
   register_cuda_variants("rms_norm", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (KernelSource& s : row_kernel_variants(RMSNormCuda::kernel(), d)) v.push_back(s);
+      for (KernelSource& s : warp_row_kernel_variants(RMSNormCuda::kernel(), d)) v.push_back(s);
     }
     return v;
   });

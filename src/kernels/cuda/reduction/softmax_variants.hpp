@@ -4,6 +4,8 @@
 //   cluster  (sm_90+) few long rows, a cluster of blocks per row in one pass; preferred over
 //            split and rows
 //   split    few long rows, each split over blocks in two kernels; preferred over rows
+//   warp_rows the reduced dim is the last and rows are at most 128 packs: a group of lanes a
+//            row, several rows a block; preferred over rows
 //   rows     the reduced dim is the last: one block per row, tunable
 //   strided  general: any dim, one thread per column
 #pragma once
@@ -30,6 +32,7 @@ struct Flavour<false> {
   static constexpr std::string_view kCluster = "softmax_cluster_cuda";
   static constexpr std::string_view kSplit = "softmax_split_cuda";
   static constexpr std::string_view kRows = "softmax_rows_cuda";
+  static constexpr std::string_view kWarpRows = "softmax_warp_rows_cuda";
   static constexpr std::string_view kStrided = "softmax_strided_cuda";
   static constexpr const char* kRowsTuner = "softmax_cuda";  // the tuning store's name
 };
@@ -40,6 +43,7 @@ struct Flavour<true> {
   static constexpr std::string_view kCluster = "log_softmax_cluster_cuda";
   static constexpr std::string_view kSplit = "log_softmax_split_cuda";
   static constexpr std::string_view kRows = "log_softmax_rows_cuda";
+  static constexpr std::string_view kWarpRows = "log_softmax_warp_rows_cuda";
   static constexpr std::string_view kStrided = "log_softmax_strided_cuda";
   static constexpr const char* kRowsTuner = "log_softmax_cuda";
 };

@@ -1,0 +1,119 @@
+// The host class template of the row kernels run with a group of lanes a row (their LANES > 0),
+// several rows a block: for rows of up to kWarpRowsMaxPacks 16-byte packs, where one block a row
+// leaves most of each block idle and pays a block-wide barrier per row (65536 rows of 32 bf16
+// RMSNorm: 41 us one block a row against a 6 us copy on the H200). A warp, or a power-of-two part
+// of one, walks each row in 16-byte packs kept in registers and reduces it with shuffles alone.
+// Derived declares `static RowKernelDecl kernel()` (the same source as its one-block-a-row
+// sibling) and run(), which hands its tensors and scalars to set_.run.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kernels/cuda/common/per_dtype_kernel.hpp"
+#include "kernels/cuda/common/row_tuning.hpp"
+
+namespace tileops::cuda {
+
+inline constexpr int64_t kWarpRowsMaxPacks = 128;  // 1024 16-bit elements, 512 float32
+inline constexpr unsigned kWarpRowsBlock = 256;
+inline constexpr std::array<int, 4> kWarpRowLanes{4, 8, 16, 32};
+
+// Rows this kernel family serves: at most kWarpRowsMaxPacks packs of 16 bytes.
+inline std::optional<std::string> warp_rows_refusal(DType dtype, int64_t n) {
+  const int64_t max_n = kWarpRowsMaxPacks * wide_vector_width(dtype);
+  if (n <= max_n) return std::nullopt;
+  return fmt::format(
+      "rows of {} elements are longer than {} ({} packs of 16 bytes): one block a row", n, max_n,
+      kWarpRowsMaxPacks);
+}
+
+// Lanes a row: about two accesses each, a power of two in [4, 32].
+inline int warp_row_lanes(int64_t n, int vec) {
+  const int64_t packs = (n + vec - 1) / vec;
+  const int64_t want = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>((packs + 1) / 2, 1)));
+  return static_cast<int>(std::clamp<int64_t>(want, kWarpRowLanes.front(), kWarpRowLanes.back()));
+}
+
+// Every source a warp-rows kernel may run for dtype: each lane count, wide and scalar access.
+inline std::vector<KernelSource> warp_row_kernel_variants(const RowKernelDecl& k, DType dtype) {
+  std::vector<KernelSource> v;
+  for (int vec : {wide_vector_width(dtype), 1}) {
+    for (int lanes : kWarpRowLanes) {
+      v.push_back(row_kernel_spec(k, dtype, vec, kRowCache, lanes).source());
+    }
+  }
+  return v;
+}
+
+// The functions of one row kernel and dtype with a group of lanes a row, compiled on first use.
+class WarpRowKernelSet {
+ public:
+  WarpRowKernelSet(const RowKernelDecl& kernel, DType dtype)
+      : dtype_(dtype), wide_vec_(wide_vector_width(dtype)) {
+    for (int vec : {wide_vec_, 1}) {
+      for (int lanes : kWarpRowLanes) {
+        fns_.push_back(
+            std::make_unique<CudaFunction>(row_kernel_spec(kernel, dtype, vec, kRowCache, lanes)));
+      }
+    }
+  }
+
+  // One call over `rows` rows of n elements; the kernel's arguments are the data pointers of
+  // inputs, then of outputs, then `scalars` (pointers to their values), then the row count.
+  void run(int64_t rows, int64_t n, std::initializer_list<const Tensor*> inputs,
+           std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
+    std::vector<const Tensor*> tensors(inputs);
+    tensors.insert(tensors.end(), outputs.begin(), outputs.end());
+    std::vector<const void*> data;
+    for (const Tensor* t : tensors) data.push_back(t->data());
+    const int vec = spanned_vector_width(dtype_, n, tensors);
+    const int lanes = warp_row_lanes(n, vec);
+    const int64_t rows_per_block = kWarpRowsBlock / lanes;
+    std::vector<void*> args;
+    for (const void* const& p : data) args.push_back(const_cast<const void**>(&p));
+    args.insert(args.end(), scalars.begin(), scalars.end());
+    int64_t rows_arg = rows;
+    args.push_back(&rows_arg);
+    const int lane_index = std::countr_zero(static_cast<unsigned>(lanes)) - 2;  // 4 -> 0
+    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : kWarpRowLanes.size()) + lane_index]->get(
+        device_of(**inputs.begin()));
+    last_lanes_.store(lanes, std::memory_order_relaxed);
+    last_vec_.store(vec, std::memory_order_relaxed);
+    launch(fn, device_of(**inputs.begin()),
+           static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block), 1, kWarpRowsBlock,
+           0, args);
+  }
+
+  std::string last_config() const {
+    return fmt::format("lanes_per_row={},vec={},block={}", last_lanes_.load(), last_vec_.load(),
+                       kWarpRowsBlock);
+  }
+
+ private:
+  DType dtype_;
+  int wide_vec_;
+  std::vector<std::unique_ptr<CudaFunction>> fns_;
+  std::atomic<int> last_lanes_{0}, last_vec_{0};
+};
+
+template <typename Derived, typename InterfaceT>
+class WarpRowsCuda : public PerDTypeCuda<Derived, InterfaceT> {
+ public:
+  explicit WarpRowsCuda(DType dtype) : set_(Derived::kernel(), dtype) {}
+  std::string config() const override { return set_.last_config(); }
+
+ protected:
+  WarpRowKernelSet set_;
+};
+
+}  // namespace tileops::cuda

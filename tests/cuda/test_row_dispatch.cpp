@@ -1,0 +1,109 @@
+// Which CUDA implementation of the row norms dispatch picks, from the call spec and an H200's
+// facts alone (no GPU needed): rows of up to 128 packs of 16 bytes take a group of lanes a row,
+// longer rows one block a row, and the refusal names the limit.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "support/scoped_state.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
+#include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
+#include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+using testing::ScopedDeviceFacts;
+
+const DeviceFacts kH200{90, 132, "h200", 232448};
+
+class RMSNormSelection final : public gen::RMSNormFwdOpBase {
+ public:
+  RMSNormSelection() : RMSNormFwdOpBase({.normalized_shape = {8}}, RMSNormFwdOp::decl(), {}) {}
+  std::string key(const RMSNormCall& call) const { return key_for<RMSNormKernel>(call); }
+
+ private:
+  void forward(const Tensor&, const Tensor&, Tensor&) override {}
+};
+class LayerNormSelection final : public gen::LayerNormFwdOpBase {
+ public:
+  LayerNormSelection()
+      : LayerNormFwdOpBase({.normalized_shape = {8}}, LayerNormFwdOp::decl(), {}) {}
+  std::string key(const LayerNormCall& call) const { return key_for<LayerNormKernel>(call); }
+
+ private:
+  void forward(const Tensor&, const Tensor&, const Tensor&, Tensor&) override {}
+};
+class FusedAddRMSNormSelection final : public gen::FusedAddRMSNormFwdOpBase {
+ public:
+  FusedAddRMSNormSelection() : FusedAddRMSNormFwdOpBase({}, FusedAddRMSNormFwdOp::decl(), {}) {}
+  std::string key(const FusedAddRMSNormCall& call) const {
+    return key_for<FusedAddRMSNormKernel>(call);
+  }
+
+ private:
+  void forward(const Tensor&, const Tensor&, const Tensor&, Tensor&, Tensor&) override {}
+};
+
+template <typename Call>
+Call call_of(DType dtype, int64_t rows, int64_t n) {
+  Call c;
+  c.device = Device::cuda(0);
+  c.dtype = dtype;
+  c.rows = rows;
+  c.n = n;
+  c.eps = 1e-6;
+  return c;
+}
+
+template <typename Selection, typename Call>
+std::pair<std::string, std::map<std::string, std::string>> decide(const Call& call) {
+  Selection op;
+  DispatchTrace trace;
+  std::pair<std::string, std::map<std::string, std::string>> d{op.key(call), {}};
+  for (const auto& [k, why] : trace.decisions().back().dropped) d.second[k] = why;
+  return d;
+}
+
+TEST(RowDispatch, RowsOfUpTo128PacksTakeAGroupOfLanesARow) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  for (int64_t n : {1, 7, 32, 100, 1000, 1024}) {
+    for (int64_t rows : {1, 65536}) {
+      EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n)).first,
+                "rms_norm_warp_rows_cuda")
+          << rows << "x" << n;
+      EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(DType::kFloat16, rows, n)).first,
+                "layer_norm_warp_rows_cuda");
+      EXPECT_EQ(
+          decide<FusedAddRMSNormSelection>(call_of<FusedAddRMSNormCall>(DType::kBFloat16, rows, n))
+              .first,
+          "fused_add_rms_norm_warp_rows_cuda");
+    }
+  }
+  // float32: 128 packs are 512 elements.
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kFloat32, 8, 512)).first,
+            "rms_norm_warp_rows_cuda");
+}
+
+TEST(RowDispatch, LongerRowsTakeOneBlockARowAndTheRefusalSaysWhy) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 2048, 1025));
+  EXPECT_EQ(d.first, "rms_norm_cuda");
+  EXPECT_EQ(d.second.at("rms_norm_warp_rows_cuda"),
+            "refused: rows of 1025 elements are longer than 1024 (128 packs of 16 bytes): one "
+            "block a row");
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kFloat32, 8, 513)).first,
+            "rms_norm_cuda");
+  EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(DType::kBFloat16, 1, 4096)).first,
+            "layer_norm_cuda");
+  EXPECT_EQ(
+      decide<FusedAddRMSNormSelection>(call_of<FusedAddRMSNormCall>(DType::kBFloat16, 2048, 4097))
+          .first,
+      "fused_add_rms_norm_cuda");
+}
+
+}  // namespace
+}  // namespace tileops
