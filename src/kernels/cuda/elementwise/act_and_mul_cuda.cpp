@@ -2,6 +2,7 @@
 // kernel source and one host class template, parameterised by the activation.
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/per_dtype_kernel.hpp"
+#include "kernels/cuda/host/fast_divisor.hpp"
 #include "tileops/ops/elementwise/gelu_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
 #include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
@@ -28,7 +29,11 @@ class ActAndMulCuda final : public PerDTypeCuda<ActAndMulCuda<A>, ActAndMulKerne
     const void* xp = x.data();
     void* op = out.data();
     int64_t m = call.m, n = call.n;
-    launch_elementwise(fns_.get(vec, device), device, call.m * call.n / vec, {&xp, &op, &m, &n});
+    const int64_t per_row = n / vec;
+    FastDivisor divisor = FastDivisor::of(
+        per_row >= 1 && per_row <= FastDivisor::kMax ? static_cast<uint32_t>(per_row) : 1);
+    launch_elementwise(fns_.get(vec, device), device, call.m * call.n / vec,
+                       {&xp, &op, &m, &n, &divisor});
   }
 
  private:
