@@ -27,6 +27,9 @@ namespace tileops::cuda {
 inline constexpr int64_t kWarpRowsMaxPacks = 128;  // 1024 16-bit elements, 512 float32
 inline constexpr unsigned kWarpRowsBlock = 256;
 inline constexpr std::array<int, 4> kWarpRowLanes{4, 8, 16, 32};
+// Packs a lane keeps in registers: the most a lane takes (128 packs over 32 lanes; about two
+// with fewer lanes), so no row is read twice, and few enough registers for four blocks an SM.
+inline constexpr int kWarpRowsCache = 4;
 
 // Rows this kernel family serves: at most kWarpRowsMaxPacks packs of 16 bytes.
 inline std::optional<std::string> warp_rows_refusal(DType dtype, int64_t n) {
@@ -49,7 +52,7 @@ inline std::vector<KernelSource> warp_row_kernel_variants(const RowKernelDecl& k
   std::vector<KernelSource> v;
   for (int vec : {wide_vector_width(dtype), 1}) {
     for (int lanes : kWarpRowLanes) {
-      v.push_back(row_kernel_spec(k, dtype, vec, kRowCache, lanes).source());
+      v.push_back(row_kernel_spec(k, dtype, vec, kWarpRowsCache, lanes).source());
     }
   }
   return v;
@@ -62,8 +65,8 @@ class WarpRowKernelSet {
       : dtype_(dtype), wide_vec_(wide_vector_width(dtype)) {
     for (int vec : {wide_vec_, 1}) {
       for (int lanes : kWarpRowLanes) {
-        fns_.push_back(
-            std::make_unique<CudaFunction>(row_kernel_spec(kernel, dtype, vec, kRowCache, lanes)));
+        fns_.push_back(std::make_unique<CudaFunction>(
+            row_kernel_spec(kernel, dtype, vec, kWarpRowsCache, lanes)));
       }
     }
   }

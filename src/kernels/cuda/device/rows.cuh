@@ -8,10 +8,13 @@
 #include "device/reduce.cuh"
 #include "device/vec.cuh"
 
-// Row kernels that keep packs in registers cap their blocks at 512 threads (at most 128
-// registers a thread); those that keep none may use 1024. The host sizes blocks to match
-// (row_block_threads in common/row_launch.hpp).
-#define TILEOPS_ROW_BOUNDS(cache) __launch_bounds__((cache) > 0 ? 512 : 1024)
+// One block a row (lanes == 0): kernels that keep packs in registers cap their blocks at 512
+// threads (at most 128 registers a thread), those that keep none may use 1024; the host sizes
+// blocks to match (row_block_threads in common/row_launch.hpp). A group of lanes a row: blocks of
+// 256 (common/warp_rows_cuda.hpp), at least four of them resident on an SM (at most 64 registers
+// a thread), since many short rows need the whole SM's threads in flight.
+#define TILEOPS_ROW_BOUNDS(cache, lanes) \
+  __launch_bounds__((lanes) > 0 ? 256 : (cache) > 0 ? 512 : 1024, (lanes) > 0 ? 4 : 1)
 
 namespace tileops::dev {
 

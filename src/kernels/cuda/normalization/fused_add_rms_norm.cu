@@ -7,7 +7,7 @@
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
     fused_add_rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ residual,
                               const T* __restrict__ w, T* __restrict__ y,
                               T* __restrict__ residual_out, i64 n, float eps, i64 rows) {

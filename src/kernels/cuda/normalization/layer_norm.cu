@@ -6,7 +6,7 @@
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
     layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ b,
                       T* __restrict__ y, i64 n, float eps, i64 rows) {
   using P = Pack<T, VEC>;

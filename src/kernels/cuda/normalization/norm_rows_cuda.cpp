@@ -15,6 +15,7 @@ namespace {
 class LayerNormCuda final : public RowKernelCuda<LayerNormCuda, LayerNormKernel> {
  public:
   using RowKernelCuda::RowKernelCuda;
+  static constexpr bool general = true;  // every call of the interface; rows of any width
   static RowKernelDecl kernel() { return {"normalization/layer_norm.cu", "layer_norm_kernel", {}}; }
   static constexpr const char* kTunerName = "layer_norm_cuda";
 
@@ -32,6 +33,7 @@ class LayerNormCuda final : public RowKernelCuda<LayerNormCuda, LayerNormKernel>
 class FusedAddRMSNormCuda final : public RowKernelCuda<FusedAddRMSNormCuda, FusedAddRMSNormKernel> {
  public:
   using RowKernelCuda::RowKernelCuda;
+  static constexpr bool general = true;  // every call of the interface; rows of any width
   static RowKernelDecl kernel() {
     return {"normalization/fused_add_rms_norm.cu", "fused_add_rms_norm_kernel", {}};
   }
@@ -48,7 +50,6 @@ class FusedAddRMSNormCuda final : public RowKernelCuda<FusedAddRMSNormCuda, Fuse
 class LayerNormWarpRowsCuda final : public WarpRowsCuda<LayerNormWarpRowsCuda, LayerNormKernel> {
  public:
   using WarpRowsCuda::WarpRowsCuda;
-  static constexpr std::string_view preferred_over[] = {"layer_norm_cuda"};
   static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
   static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts&) {
     return warp_rows_refusal(call.dtype, call.n);
@@ -66,7 +67,6 @@ class FusedAddRMSNormWarpRowsCuda final
     : public WarpRowsCuda<FusedAddRMSNormWarpRowsCuda, FusedAddRMSNormKernel> {
  public:
   using WarpRowsCuda::WarpRowsCuda;
-  static constexpr std::string_view preferred_over[] = {"fused_add_rms_norm_cuda"};
   static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const FusedAddRMSNormCall& call, const DeviceFacts&) {
     return warp_rows_refusal(call.dtype, call.n);

@@ -12,6 +12,7 @@ namespace {
 class RMSNormCuda final : public RowKernelCuda<RMSNormCuda, RMSNormKernel> {
  public:
   using RowKernelCuda::RowKernelCuda;
+  static constexpr bool general = true;  // every call of the interface; rows of any width
   static RowKernelDecl kernel() { return {"normalization/rms_norm.cu", "rms_norm_kernel", {}}; }
   static constexpr const char* kTunerName = "rms_norm_cuda";
 
@@ -27,7 +28,6 @@ class RMSNormCuda final : public RowKernelCuda<RMSNormCuda, RMSNormKernel> {
 class RMSNormWarpRowsCuda final : public WarpRowsCuda<RMSNormWarpRowsCuda, RMSNormKernel> {
  public:
   using WarpRowsCuda::WarpRowsCuda;
-  static constexpr std::string_view preferred_over[] = {"rms_norm_cuda"};
   static RowKernelDecl kernel() { return RMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const RMSNormCall& call, const DeviceFacts&) {
     return warp_rows_refusal(call.dtype, call.n);

@@ -8,7 +8,7 @@
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
     softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float2 scratch[32];
