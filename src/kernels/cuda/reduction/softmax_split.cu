@@ -32,11 +32,14 @@ extern "C" __global__ void softmax_finish_kernel(const T* __restrict__ x, T* __r
                                                  const float2* __restrict__ partial, i64 n,
                                                  i64 chunk) {
   using P = Pack<T, VEC>;
+  __shared__ float2 scratch[32];
   const i64 row = blockIdx.y, packs = n / VEC;
+  // The block's threads merge the row's partials together: one thread walking them all waited
+  // on a chain of gridDim.x dependent L2 reads (1x50257 took 20.8 us on the H200).
   float2 ms = OnlineMerge::identity();
-  for (int c = 0; c < (int)gridDim.x; ++c)
+  for (int c = threadIdx.x; c < (int)gridDim.x; c += blockDim.x)
     ms = OnlineMerge::apply(ms, partial[row * gridDim.x + c]);
-  const SoftmaxOut<LOG> out(ms);
+  const SoftmaxOut<LOG> out(block_reduce<OnlineMerge>(ms, scratch));
   const P* xr = reinterpret_cast<const P*>(x + row * n);
   P* yr = reinterpret_cast<P*>(y + row * n);
   const i64 begin = blockIdx.x * chunk, end = min(begin + chunk, packs);
