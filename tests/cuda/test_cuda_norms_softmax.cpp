@@ -154,7 +154,7 @@ TEST_P(CudaNorms, ShortRowsTakeAGroupOfLanesARow) {
 // moved in 16-byte packs from its first boundary.
 TEST_P(CudaNorms, WideRowsOfAnyWidth) {
   TILEOPS_REQUIRE_CUDA();
-  for (int64_t n : {4097, 4095, 50257}) {
+  for (int64_t n : {4097, 4095, 10007}) {
     for (int64_t rows : {1, 9}) {
       RMSNormFwdOp rms({.normalized_shape = {n}});
       EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));
@@ -168,6 +168,33 @@ TEST_P(CudaNorms, WideRowsOfAnyWidth) {
       EXPECT_TRUE(cuda_matches_reference(soft, {Shape{rows * 20, n}}, GetParam()));
     }
   }
+}
+
+// Few long rows take a cluster of blocks a row on Hopper (each block a share of the row, their
+// sums merged through distributed shared memory): widths off the pack and off the cluster's
+// share, up to the most a cluster keeps in registers, and misaligned rows (one element an access).
+TEST_P(CudaNorms, FewLongRowsTakeAClusterARow) {
+  TILEOPS_REQUIRE_CUDA();
+  const bool hopper = read_device_facts(Device::cuda(0)).arch >= 90;
+  const int64_t widest = GetParam() == DType::kFloat32 ? 131072 : 262144;
+  for (int64_t n : {int64_t{16384}, int64_t{50257}, int64_t{128256}, widest - 3, widest}) {
+    for (int64_t rows : {1, 3}) {
+      RMSNormFwdOp rms({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));
+      EXPECT_EQ(rms.last_call()->served_by, hopper ? "rms_norm_cluster_cuda" : "rms_norm_cuda")
+          << rows << "x" << n;
+      LayerNormFwdOp ln({.normalized_shape = {n}});
+      EXPECT_TRUE(cuda_matches_reference(ln, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam()));
+      FusedAddRMSNormFwdOp fused;
+      EXPECT_TRUE(
+          cuda_matches_reference(fused, {Shape{rows, n}, Shape{rows, n}, Shape{n}}, GetParam()));
+    }
+  }
+  RMSNormFwdOp rms({.normalized_shape = {50257}});
+  EXPECT_TRUE(cuda_matches_reference(rms, {Shape{2, 50257}, Shape{50257}}, GetParam(), true));
+  FusedAddRMSNormFwdOp fused;
+  EXPECT_TRUE(cuda_matches_reference(fused, {Shape{2, 50257}, Shape{2, 50257}, Shape{50257}},
+                                     GetParam(), true));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaNorms,

@@ -105,5 +105,36 @@ TEST(RowDispatch, LongerRowsTakeOneBlockARowAndTheRefusalSaysWhy) {
       "fused_add_rms_norm_cuda");
 }
 
+TEST(RowDispatch, FewLongRowsTakeAClusterARowOnHopper) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  for (int64_t n : {16384, 50257, 262144}) {
+    for (int64_t rows : {1, 8, 131}) {
+      EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n)).first,
+                "rms_norm_cluster_cuda")
+          << rows << "x" << n;
+      EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(DType::kBFloat16, rows, n)).first,
+                "layer_norm_cluster_cuda");
+      EXPECT_EQ(
+          decide<FusedAddRMSNormSelection>(call_of<FusedAddRMSNormCall>(DType::kFloat16, rows, n))
+              .first,
+          "fused_add_rms_norm_cluster_cuda");
+    }
+  }
+  const auto many = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 132, 16384));
+  EXPECT_EQ(many.first, "rms_norm_cuda");
+  EXPECT_EQ(many.second.at("rms_norm_cluster_cuda"),
+            "refused: rows are not few and long (132 rows of 16384; needs fewer rows than the 132 "
+            "SMs and at least 16384 elements a row)");
+  const auto huge = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kFloat32, 1, 131073));
+  EXPECT_EQ(huge.first, "rms_norm_cuda");
+  EXPECT_EQ(huge.second.at("rms_norm_cluster_cuda"),
+            "refused: a row of 131073 elements does not fit a cluster's registers (at most "
+            "131072)");
+  // Before Hopper there are no clusters.
+  ScopedDeviceFacts a100(kCUDA, DeviceFacts{80, 108, "", 166912});
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 262144)).first,
+            "rms_norm_cuda");
+}
+
 }  // namespace
 }  // namespace tileops

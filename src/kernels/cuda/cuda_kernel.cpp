@@ -101,6 +101,12 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
 
 void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
                      unsigned cluster_x, std::initializer_list<void*> args) {
+  launch_clusters(fn, device, grid_x, grid_y, block, cluster_x,
+                  std::span<void* const>(args.begin(), args.size()));
+}
+
+void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                     unsigned cluster_x, std::span<void* const> args) {
   if (grid_x == 0 || grid_y == 0) return;
   LaunchAttribute cluster{};
   cluster.id = kLaunchAttrClusterDimension;
@@ -108,7 +114,7 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
   LaunchConfig config{grid_x,   grid_y, 1, block,
                       1,        1,      0, static_cast<CUstream>(current_stream(device)),
                       &cluster, 1};
-  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.begin()), nullptr),
+  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.data()), nullptr),
         "cuLaunchKernelEx");
 }
 

@@ -62,6 +62,8 @@ void launch(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigne
 // device's current stream.
 void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
                      unsigned cluster_x, std::initializer_list<void*> args);
+void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                     unsigned cluster_x, std::span<void* const> args);
 
 // A launch of any shape: dynamic shared memory beyond 48 KiB is enabled on the function first,
 // and cluster_x > 1 launches clusters of that many blocks along x.

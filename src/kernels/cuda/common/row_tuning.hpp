@@ -51,8 +51,9 @@ inline int default_row_config(RowDefault d, int64_t rows, int sms) {
 }
 
 // A row kernel: its file, entry point and own specialisation constants (softmax's LOG); each
-// variant adds T, VEC, CACHE and LANES (0: one block a row; else lanes a row, several rows a
-// block, common/warp_rows_cuda.hpp). The kernel's last argument is the row count.
+// variant adds T, VEC, CACHE, LANES and CLUSTER (both 0: one block a row; LANES lanes a row,
+// several rows a block, common/warp_rows_cuda.hpp; a cluster of CLUSTER blocks a row,
+// common/cluster_rows_cuda.hpp). The kernel's last argument is the row count.
 struct RowKernelDecl {
   std::string file;
   std::string entry;
@@ -60,10 +61,11 @@ struct RowKernelDecl {
 };
 
 inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth,
-                                  int lanes = 0) {
+                                  int lanes = 0, int cluster = 0) {
   std::vector<KernelConstant> c{
       KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
-      KernelConstant::integer("CACHE", depth), KernelConstant::integer("LANES", lanes)};
+      KernelConstant::integer("CACHE", depth), KernelConstant::integer("LANES", lanes),
+      KernelConstant::integer("CLUSTER", cluster)};
   c.insert(c.end(), k.constants.begin(), k.constants.end());
   return KernelSpec(k.file, k.entry, std::move(c));
 }

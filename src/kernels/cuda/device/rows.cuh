@@ -6,29 +6,45 @@
 #pragma once
 
 #include "device/reduce.cuh"
+#include "device/sm90/cluster.cuh"
 #include "device/vec.cuh"
 
-// One block a row (lanes == 0): kernels that keep packs in registers cap their blocks at 512
-// threads (at most 128 registers a thread), those that keep none may use 1024; the host sizes
-// blocks to match (row_block_threads in common/row_launch.hpp). A group of lanes a row: blocks of
-// 256 (common/warp_rows_cuda.hpp), at least four of them resident on an SM (at most 64 registers
-// a thread), since many short rows need the whole SM's threads in flight.
-#define TILEOPS_ROW_BOUNDS(cache, lanes) \
-  __launch_bounds__((lanes) > 0 ? 256 : (cache) > 0 ? 512 : 1024, (lanes) > 0 ? 4 : 1)
+// One block a row: kernels that keep packs in registers cap their blocks at 512 threads (at most
+// 128 registers a thread), those that keep none may use 1024; the host sizes blocks to match
+// (row_block_threads in common/row_launch.hpp). A group of lanes a row: blocks of 256
+// (common/warp_rows_cuda.hpp), at least four of them resident on an SM (at most 64 registers a
+// thread), since many short rows need the whole SM's threads in flight. A cluster a row: blocks
+// of 1024 (common/cluster_rows_cuda.hpp).
+#define TILEOPS_ROW_BOUNDS(cache, lanes, cluster) \
+  __launch_bounds__((cluster) > 0 ? 1024          \
+                    : (lanes) > 0 ? 256           \
+                    : (cache) > 0 ? 512           \
+                                  : 1024,         \
+                    (cluster) == 0 && (lanes) > 0 ? 4 : 1)
 
 namespace tileops::dev {
 
-// Where a thread sits among the rows of a row kernel. LANES == 0: one block a row (row
-// blockIdx.x); else a group of LANES lanes (a power of two, at most 32) a row, blockDim.x / LANES
-// rows a block. Threads past the last row keep `live` false and walk nothing, but still take part
-// in reduce() (the shuffles need the whole warp).
-template <int LANES>
+// Where a thread sits among the rows of a row kernel, and the part of its row it walks.
+// LANES == 0, CLUSTER == 0: one block a row (row blockIdx.x). LANES > 0: a group of LANES lanes
+// (a power of two, at most 32) a row, blockDim.x / LANES rows a block; threads past the last row
+// keep `live` false and walk nothing, but still take part in reduce() (the shuffles need the whole
+// warp). CLUSTER > 0 (sm_90 and later): a cluster of CLUSTER blocks a row (grid (CLUSTER, rows)),
+// block r walking the r-th share of the row's packs (the head with the first, the tail with the
+// last), reduce() merging the blocks' values through distributed shared memory.
+template <int LANES, int CLUSTER = 0>
 struct RowSlot {
   i64 row;
   int lane, stride;
   bool live;
+  u32 rank = 0;
   __device__ __forceinline__ explicit RowSlot(i64 rows) {
-    if constexpr (LANES == 0) {
+    static_assert(LANES == 0 || CLUSTER == 0, "a group of lanes a row or a cluster a row");
+    if constexpr (CLUSTER > 0) {
+      row = blockIdx.y;
+      lane = threadIdx.x;
+      stride = blockDim.x;
+      rank = sm90::cluster_rank();
+    } else if constexpr (LANES == 0) {
       row = blockIdx.x;
       lane = threadIdx.x;
       stride = blockDim.x;
@@ -40,11 +56,44 @@ struct RowSlot {
     }
     live = row < rows;
   }
-  // Op over the row's threads; every one gets the result. scratch (32 values) serves the block
-  // reduction of LANES == 0.
+  // The packs [begin(packs), end(packs)) of a row's body this thread's block walks.
+  __device__ __forceinline__ i64 begin(i64 packs) const {
+    return CLUSTER > 0 ? rank * ((packs + CLUSTER - 1) / CLUSTER) : 0;
+  }
+  __device__ __forceinline__ i64 end(i64 packs) const {
+    if constexpr (CLUSTER > 0) {
+      const i64 e = (rank + 1) * ((packs + CLUSTER - 1) / CLUSTER);
+      return e < packs ? e : packs;
+    }
+    return packs;
+  }
+  // f(i) for this thread's elements of a row of n outside the span's body: the head, then the
+  // tail.
+  template <typename Span, typename F>
+  __device__ __forceinline__ void for_each_edge(const Span& span, i64 n, F f) const {
+    if (CLUSTER == 0 || rank == 0) {
+      for (i64 i = lane; i < span.head; i += stride) f(i);
+    }
+    if (CLUSTER == 0 || rank == CLUSTER - 1) {
+      for (i64 i = span.body_end() + lane; i < n; i += stride) f(i);
+    }
+  }
+  // Op over the row's threads; every one gets the result (the same value in every block of a
+  // cluster: each merges the blocks' values in rank order). scratch (32 values) serves the block
+  // reduction.
   template <typename Op, typename V>
   __device__ __forceinline__ V reduce(V v, V* scratch) const {
-    if constexpr (LANES == 0) {
+    if constexpr (CLUSTER > 0) {
+      __shared__ V published;
+      v = block_reduce<Op>(v, scratch);
+      if (threadIdx.x == 0) published = v;
+      sm90::cluster_sync();
+      V all = Op::identity();
+#pragma unroll
+      for (u32 r = 0; r < CLUSTER; ++r) all = Op::apply(all, *sm90::cluster_map(&published, r));
+      sm90::cluster_sync();  // every block has read `published` before a next reduce rewrites it
+      return all;
+    } else if constexpr (LANES == 0) {
       return block_reduce<Op>(v, scratch);
     } else {
 #pragma unroll
@@ -86,12 +135,6 @@ struct RowSpan {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) p.v[k] = w[head + i * VEC + k];
     return p;
-  }
-  // f(i) for this thread's elements outside the body: the head, then the tail.
-  template <typename F>
-  __device__ __forceinline__ void for_each_edge(int lane, int stride, i64 n, F f) const {
-    for (i64 i = lane; i < head; i += stride) f(i);
-    for (i64 i = body_end() + lane; i < n; i += stride) f(i);
   }
 };
 

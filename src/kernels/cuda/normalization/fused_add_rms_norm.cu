@@ -1,20 +1,21 @@
 // residual_out = x + residual (rounded to T, as the unfused pair would), output =
-// rms_norm(residual_out) * weight: one block a row (LANES = 0) or a group of LANES lanes a row,
-// several rows a block; the rounded sums kept in registers (up to CACHE packs per thread; longer
-// rows re-read residual_out, which these threads wrote before the reduction), in 16-byte packs from
-// the row's first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES.
+// rms_norm(residual_out) * weight: one block a row, a group of LANES lanes a row (several rows a
+// block) or a cluster of CLUSTER blocks a row (RowSlot); several rows a block; the rounded sums
+// kept in registers (up to CACHE packs per thread; longer rows re-read residual_out, which these
+// threads wrote before the reduction), in 16-byte packs from the row's first 16-byte boundary
+// (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
     fused_add_rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ residual,
                               const T* __restrict__ w, T* __restrict__ y,
                               T* __restrict__ residual_out, i64 n, float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  const RowSlot<LANES> slot(rows);
-  if (LANES == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  const RowSlot<LANES, CLUSTER> slot(rows);
+  if (LANES == 0 && CLUSTER == 0) prefetch_l2(w, n * (i64)sizeof(T));
   const i64 len = slot.live ? n : 0;
   const i64 off = slot.row * n;
   const RowSpan<T, VEC> span(x + off, len);
@@ -25,7 +26,7 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
   row.fill(
-      0, span.packs,
+      slot.begin(span.packs), slot.end(span.packs),
       [&](i64 i) {
         const P a = xp[i], r = rp[i];
         const P s = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
@@ -39,7 +40,7 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
           ss += v * v;
         }
       });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
+  slot.for_each_edge(span, len, [&](i64 i) {
     const T s = from_float<T>(to_float(x[off + i]) + to_float(residual[off + i]));
     residual_out[off + i] = s;
     const float v = to_float(s);
@@ -47,12 +48,12 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
   });
   const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
   row.revisit(
-      0, span.packs, [&](i64 i) { return op[i]; },
+      slot.begin(span.packs), slot.end(span.packs), [&](i64 i) { return op[i]; },
       [&](i64 i, const P& s) {
         const P g = span.column_pack(w, i);
         yp[i] = make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); });
       });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
+  slot.for_each_edge(span, len, [&](i64 i) {
     y[off + i] = from_float<T>(to_float(residual_out[off + i]) * inv * to_float(w[i]));
   });
 }

@@ -1,18 +1,18 @@
-// LayerNorm over rows of n elements: one block a row (LANES = 0) or a group of LANES lanes a row,
-// several rows a block; the row is kept in registers (up to CACHE packs per thread) for the mean,
-// the centred variance and the output, in 16-byte packs from its first 16-byte boundary
-// (RowSpan). Prelude: T, VEC, CACHE, LANES.
+// LayerNorm over rows of n elements: one block a row, a group of LANES lanes a row (several rows a
+// block) or a cluster of CLUSTER blocks a row (RowSlot); several rows a block; the row is kept in
+// registers (up to CACHE packs per thread) for the mean, the centred variance and the output, in
+// 16-byte packs from its first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
     layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ b,
                       T* __restrict__ y, i64 n, float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  const RowSlot<LANES> slot(rows);
-  if (LANES == 0) {
+  const RowSlot<LANES, CLUSTER> slot(rows);
+  if (LANES == 0 && CLUSTER == 0) {
     prefetch_l2(w, n * (i64)sizeof(T));
     prefetch_l2(b, n * (i64)sizeof(T));
   }
@@ -25,32 +25,32 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float sum = 0.0f;
-  row.fill(0, span.packs, read, [&](const P& p) {
+  row.fill(slot.begin(span.packs), slot.end(span.packs), read, [&](const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
   });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) { sum += to_float(xs[i]); });
+  slot.for_each_edge(span, len, [&](i64 i) { sum += to_float(xs[i]); });
   const float mean = slot.template reduce<Sum>(sum, scratch) / (float)n;
   float sq = 0.0f;
-  row.revisit(0, span.packs, read, [&](i64, const P& p) {
+  row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64, const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       const float d = to_float(p.v[k]) - mean;
       sq += d * d;
     }
   });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
+  slot.for_each_edge(span, len, [&](i64 i) {
     const float d = to_float(xs[i]) - mean;
     sq += d * d;
   });
   const float inv = rsqrtf(slot.template reduce<Sum>(sq, scratch) / (float)n + eps);
-  row.revisit(0, span.packs, read, [&](i64 i, const P& p) {
+  row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     const P g = span.column_pack(w, i), h = span.column_pack(b, i);
     yr[i] = make_pack<T, VEC>([&](int k) {
       return (to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]);
     });
   });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
+  slot.for_each_edge(span, len, [&](i64 i) {
     ys[i] = from_float<T>((to_float(xs[i]) - mean) * inv * to_float(w[i]) + to_float(b[i]));
   });
 }

@@ -1,6 +1,7 @@
 // LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA, like RMSNorm: one block a row with the same
-// tuning candidates (common/row_tuning.hpp), or for rows of up to 128 packs a group of lanes a
-// row (common/warp_rows_cuda.hpp).
+// tuning candidates (common/row_tuning.hpp), for rows of up to 128 packs a group of lanes a row
+// (common/warp_rows_cuda.hpp), for few long rows a cluster a row (common/cluster_rows_cuda.hpp).
+#include "kernels/cuda/common/cluster_rows_cuda.hpp"
 #include "kernels/cuda/common/row_kernel_cuda.hpp"
 #include "kernels/cuda/common/warp_rows_cuda.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
@@ -80,7 +81,45 @@ class FusedAddRMSNormWarpRowsCuda final
   }
 };
 
+class LayerNormClusterCuda final : public ClusterRowsCuda<LayerNormClusterCuda, LayerNormKernel> {
+ public:
+  using ClusterRowsCuda::ClusterRowsCuda;
+  static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts& facts) {
+    return cluster_rows_refusal(call.dtype, call.rows, call.n, facts);
+  }
+
+  void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
+           const Tensor& y) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &w, &b}, {&y}, {&n, &eps});
+  }
+};
+
+class FusedAddRMSNormClusterCuda final
+    : public ClusterRowsCuda<FusedAddRMSNormClusterCuda, FusedAddRMSNormKernel> {
+ public:
+  using ClusterRowsCuda::ClusterRowsCuda;
+  static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const FusedAddRMSNormCall& call,
+                                            const DeviceFacts& facts) {
+    return cluster_rows_refusal(call.dtype, call.rows, call.n, facts);
+  }
+
+  void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
+           const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &residual, &w}, {&y, &residual_out}, {&n, &eps});
+  }
+};
+
 const StaticKernelRegistration<LayerNormCuda> kLayerNorm("LayerNormFwdOp", "layer_norm_cuda");
+const StaticKernelRegistration<LayerNormClusterCuda> kLayerNormCluster("LayerNormFwdOp",
+                                                                       "layer_norm_cluster_cuda");
+const StaticKernelRegistration<FusedAddRMSNormClusterCuda> kFusedCluster(
+    "FusedAddRMSNormFwdOp", "fused_add_rms_norm_cluster_cuda");
 const StaticKernelRegistration<LayerNormWarpRowsCuda> kLayerNormWarpRows(
     "LayerNormFwdOp", "layer_norm_warp_rows_cuda");
 const StaticKernelRegistration<FusedAddRMSNormWarpRowsCuda> kFusedWarpRows(
@@ -95,6 +134,7 @@ const bool kVariants = [] {
       for (KernelSource& s : row_kernel_variants(FusedAddRMSNormCuda::kernel(), d)) v.push_back(s);
       for (const RowKernelDecl& k : {LayerNormCuda::kernel(), FusedAddRMSNormCuda::kernel()}) {
         for (KernelSource& s : warp_row_kernel_variants(k, d)) v.push_back(s);
+        for (KernelSource& s : cluster_row_kernel_variants(k, d)) v.push_back(s);
       }
     }
     return v;

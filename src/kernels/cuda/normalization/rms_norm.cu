@@ -1,19 +1,19 @@
-// RMSNorm over rows of n elements: one block a row (LANES = 0) or a group of LANES lanes a row,
-// several rows a block. Each thread keeps up to CACHE packs of its row in registers, so the row is
-// read from memory once; packs beyond CACHE * stride (very long rows) are re-read. Rows of any
-// width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC,
-// CACHE, LANES.
+// RMSNorm over rows of n elements: one block a row, a group of LANES lanes a row (several rows a
+// block) or a cluster of CLUSTER blocks a row (RowSlot); several rows a block. Each thread keeps up
+// to CACHE packs of its row in registers, so the row is read from memory once; packs beyond CACHE *
+// stride (very long rows) are re-read. Rows of any width move in 16-byte packs from their first
+// 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
     rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, i64 n,
                     float eps, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  const RowSlot<LANES> slot(rows);
-  if (LANES == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  const RowSlot<LANES, CLUSTER> slot(rows);
+  if (LANES == 0 && CLUSTER == 0) prefetch_l2(w, n * (i64)sizeof(T));
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
   T* ys = y + slot.row * n;
@@ -23,22 +23,22 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
-  row.fill(0, span.packs, read, [&](const P& p) {
+  row.fill(slot.begin(span.packs), slot.end(span.packs), read, [&](const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       const float v = to_float(p.v[k]);
       ss += v * v;
     }
   });
-  span.for_each_edge(slot.lane, slot.stride, len, [&](i64 i) {
+  slot.for_each_edge(span, len, [&](i64 i) {
     const float v = to_float(xs[i]);
     ss += v * v;
   });
   const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
-  row.revisit(0, span.packs, read, [&](i64 i, const P& p) {
+  row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     const P g = span.column_pack(w, i);
     yr[i] = make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); });
   });
-  span.for_each_edge(slot.lane, slot.stride, len,
+  slot.for_each_edge(span, len,
                      [&](i64 i) { ys[i] = from_float<T>(to_float(xs[i]) * inv * to_float(w[i])); });
 }

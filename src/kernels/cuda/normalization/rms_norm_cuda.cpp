@@ -1,7 +1,9 @@
 // RMSNormFwdOp on CUDA: one block a row (rms_norm_cuda; the cache depth and block size are tuning
 // candidates, common/row_tuning.hpp) or, for rows of up to 128 packs, a group of lanes a row
-// (rms_norm_warp_rows_cuda, common/warp_rows_cuda.hpp). Compiled at first launch per dtype,
-// access width, cache depth and lanes.
+// (rms_norm_warp_rows_cuda, common/warp_rows_cuda.hpp), or for few long rows a cluster a row
+// (rms_norm_cluster_cuda, common/cluster_rows_cuda.hpp). Compiled at first launch per dtype,
+// access width, cache depth, lanes and cluster.
+#include "kernels/cuda/common/cluster_rows_cuda.hpp"
 #include "kernels/cuda/common/row_kernel_cuda.hpp"
 #include "kernels/cuda/common/warp_rows_cuda.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
@@ -41,7 +43,25 @@ class RMSNormWarpRowsCuda final : public WarpRowsCuda<RMSNormWarpRowsCuda, RMSNo
   }
 };
 
+class RMSNormClusterCuda final : public ClusterRowsCuda<RMSNormClusterCuda, RMSNormKernel> {
+ public:
+  using ClusterRowsCuda::ClusterRowsCuda;
+  static RowKernelDecl kernel() { return RMSNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const RMSNormCall& call, const DeviceFacts& facts) {
+    return cluster_rows_refusal(call.dtype, call.rows, call.n, facts);
+  }
+
+  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
+           const Tensor& out) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run(call.rows, call.n, {&x, &weight}, {&out}, {&n, &eps});
+  }
+};
+
 const StaticKernelRegistration<RMSNormCuda> kRegistration("RMSNormFwdOp", "rms_norm_cuda");
+const StaticKernelRegistration<RMSNormClusterCuda> kCluster("RMSNormFwdOp",
+                                                            "rms_norm_cluster_cuda");
 const StaticKernelRegistration<RMSNormWarpRowsCuda> kWarpRows("RMSNormFwdOp",
                                                               "rms_norm_warp_rows_cuda");
 const bool kVariants = [] {
@@ -50,6 +70,7 @@ const bool kVariants = [] {
     for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
       for (KernelSource& s : row_kernel_variants(RMSNormCuda::kernel(), d)) v.push_back(s);
       for (KernelSource& s : warp_row_kernel_variants(RMSNormCuda::kernel(), d)) v.push_back(s);
+      for (KernelSource& s : cluster_row_kernel_variants(RMSNormCuda::kernel(), d)) v.push_back(s);
     }
     return v;
   });

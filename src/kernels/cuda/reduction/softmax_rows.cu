@@ -2,17 +2,17 @@
 // (LANES = 0) or a group of LANES lanes a row, several rows a block. One pass keeps a running
 // (max, sum) while caching up to CACHE packs per thread in registers, then the output pass; rows
 // of any width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T,
-// VEC, CACHE, LANES, LOG (log_softmax when true).
+// VEC, CACHE, LANES, CLUSTER, LOG (log_softmax when true).
 #include "device/rows.cuh"
 #include "reduction/online_softmax.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
     softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n, i64 rows) {
   using P = Pack<T, VEC>;
   __shared__ float2 scratch[32];
-  const RowSlot<LANES> slot(rows);
+  const RowSlot<LANES, CLUSTER> slot(rows);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
   T* ys = y + slot.row * n;
@@ -22,16 +22,14 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES)
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float2 ms = OnlineMerge::identity();
-  row.fill(0, span.packs, read, [&](const P& p) {
+  row.fill(slot.begin(span.packs), slot.end(span.packs), read, [&](const P& p) {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) online_update(ms, to_float(p.v[k]));
   });
-  span.for_each_edge(slot.lane, slot.stride, len,
-                     [&](i64 i) { online_update(ms, to_float(xs[i])); });
+  slot.for_each_edge(span, len, [&](i64 i) { online_update(ms, to_float(xs[i])); });
   const SoftmaxOut<LOG> out(slot.template reduce<OnlineMerge>(ms, scratch));
-  row.revisit(0, span.packs, read, [&](i64 i, const P& p) {
+  row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     yr[i] = make_pack<T, VEC>([&](int k) { return out(to_float(p.v[k])); });
   });
-  span.for_each_edge(slot.lane, slot.stride, len,
-                     [&](i64 i) { ys[i] = from_float<T>(out(to_float(xs[i]))); });
+  slot.for_each_edge(span, len, [&](i64 i) { ys[i] = from_float<T>(out(to_float(xs[i]))); });
 }
