@@ -70,20 +70,12 @@ class ClusterRowKernelSet {
   // inputs, then of outputs, then `scalars` (pointers to their values), then the row count.
   void run(int64_t rows, int64_t n, std::initializer_list<const Tensor*> inputs,
            std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
-    std::vector<const Tensor*> tensors(inputs);
-    tensors.insert(tensors.end(), outputs.begin(), outputs.end());
-    std::vector<const void*> data;
-    for (const Tensor* t : tensors) data.push_back(t->data());
-    const int vec = spanned_vector_width(dtype_, n, tensors);
-    std::vector<void*> args;
-    for (const void* const& p : data) args.push_back(const_cast<const void**>(&p));
-    args.insert(args.end(), scalars.begin(), scalars.end());
-    int64_t rows_arg = rows;
-    args.push_back(&rows_arg);
-    const int device = device_of(**inputs.begin());
+    const RowArgs a(rows, inputs, outputs, scalars);
+    const int vec = spanned_vector_width(dtype_, n, a.tensors());
     last_vec_.store(vec, std::memory_order_relaxed);
-    launch_clusters((vec == wide_vec_ ? wide_ : narrow_).get(device), device, kClusterRowBlocks,
-                    static_cast<unsigned>(rows), kClusterRowThreads, kClusterRowBlocks, args);
+    launch_clusters((vec == wide_vec_ ? wide_ : narrow_).get(a.device()), a.device(),
+                    kClusterRowBlocks, static_cast<unsigned>(rows), kClusterRowThreads,
+                    kClusterRowBlocks, a.args());
   }
 
   std::string last_config() const {

@@ -2,12 +2,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <span>
 
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "tileops/core/error.hpp"
 
 namespace tileops::cuda {
 
@@ -50,6 +52,45 @@ inline int spanned_vector_width(DType dtype, int64_t n, std::span<const Tensor* 
   }
   return vec;
 }
+
+// A row kernel's argument list, built without allocating (a cached call's path): the data
+// pointers of the inputs, then of the outputs, then the scalars (pointers to their values), then
+// the row count. It points into itself, so it is neither copied nor moved.
+class RowArgs {
+ public:
+  static constexpr size_t kMaxTensors = 8, kMaxScalars = 4;
+
+  RowArgs(int64_t rows, std::initializer_list<const Tensor*> inputs,
+          std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars)
+      : rows_(rows) {
+    if (inputs.size() + outputs.size() > kMaxTensors || scalars.size() > kMaxScalars) {
+      throw ContractError("RowArgs: more tensors or scalars than a row kernel takes");
+    }
+    for (const Tensor* t : inputs) tensors_[tensor_count_++] = t;
+    for (const Tensor* t : outputs) tensors_[tensor_count_++] = t;
+    for (size_t i = 0; i < tensor_count_; ++i) {
+      data_[i] = tensors_[i]->data();
+      args_[i] = const_cast<const void**>(&data_[i]);
+    }
+    size_t k = tensor_count_;
+    for (void* p : scalars) args_[k++] = p;
+    args_[k++] = &rows_;
+    arg_count_ = k;
+  }
+  RowArgs(const RowArgs&) = delete;
+  RowArgs& operator=(const RowArgs&) = delete;
+
+  std::span<const Tensor* const> tensors() const { return {tensors_.data(), tensor_count_}; }
+  std::span<void* const> args() const { return {args_.data(), arg_count_}; }
+  int device() const { return device_of(*tensors_[0]); }
+
+ private:
+  std::array<const Tensor*, kMaxTensors> tensors_{};
+  std::array<const void*, kMaxTensors> data_{};
+  std::array<void*, kMaxTensors + kMaxScalars + 1> args_{};
+  int64_t rows_;
+  size_t tensor_count_ = 0, arg_count_ = 0;
+};
 
 // Packs each thread of a row kernel keeps in registers, and the block size that leaves room for
 // them (the kernels declare __launch_bounds__(512): at most 128 registers a thread).

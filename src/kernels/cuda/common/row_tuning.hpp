@@ -102,10 +102,9 @@ class RowKernelSet {
   void run(int64_t rows, int64_t n, RowDefault untuned, std::initializer_list<const Tensor*> inputs,
            std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
     std::vector<const void*> data;
-    std::vector<const Tensor*> tensors(inputs);
-    tensors.insert(tensors.end(), outputs.begin(), outputs.end());
-    for (const Tensor* t : tensors) data.push_back(t->data());
-    const int vec = spanned_vector_width(dtype_, n, tensors);
+    for (const Tensor* t : inputs) data.push_back(t->data());
+    for (const Tensor* t : outputs) data.push_back(t->data());
+    const int vec = spanned_vector_width(dtype_, n, RowArgs(rows, inputs, outputs, {}).tensors());
     const int device = device_of(**inputs.begin());
     std::vector<void*> tail(scalars);
     int64_t rows_arg = rows;  // the kernels' last argument

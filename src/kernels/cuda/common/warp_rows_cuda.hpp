@@ -75,26 +75,17 @@ class WarpRowKernelSet {
   // inputs, then of outputs, then `scalars` (pointers to their values), then the row count.
   void run(int64_t rows, int64_t n, std::initializer_list<const Tensor*> inputs,
            std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
-    std::vector<const Tensor*> tensors(inputs);
-    tensors.insert(tensors.end(), outputs.begin(), outputs.end());
-    std::vector<const void*> data;
-    for (const Tensor* t : tensors) data.push_back(t->data());
-    const int vec = spanned_vector_width(dtype_, n, tensors);
+    const RowArgs a(rows, inputs, outputs, scalars);
+    const int vec = spanned_vector_width(dtype_, n, a.tensors());
     const int lanes = warp_row_lanes(n, vec);
     const int64_t rows_per_block = kWarpRowsBlock / lanes;
-    std::vector<void*> args;
-    for (const void* const& p : data) args.push_back(const_cast<const void**>(&p));
-    args.insert(args.end(), scalars.begin(), scalars.end());
-    int64_t rows_arg = rows;
-    args.push_back(&rows_arg);
     const int lane_index = std::countr_zero(static_cast<unsigned>(lanes)) - 2;  // 4 -> 0
-    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : kWarpRowLanes.size()) + lane_index]->get(
-        device_of(**inputs.begin()));
+    CUfunction fn =
+        fns_[(vec == wide_vec_ ? 0 : kWarpRowLanes.size()) + lane_index]->get(a.device());
     last_lanes_.store(lanes, std::memory_order_relaxed);
     last_vec_.store(vec, std::memory_order_relaxed);
-    launch(fn, device_of(**inputs.begin()),
-           static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block), 1, kWarpRowsBlock,
-           0, args);
+    launch(fn, a.device(), static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block), 1,
+           kWarpRowsBlock, 0, a.args());
   }
 
   std::string last_config() const {

@@ -13,6 +13,7 @@
 #include "kernels/cuda/gemm/cublaslt_candidate.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
+#include "kernels/cuda/gemm/split_k_workspace.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "runtime/tuning/tuner.hpp"
 #include "tileops/core/error.hpp"
@@ -134,16 +135,9 @@ int splits_for(const GemmCall& call, const WsTile& t, int sms) {
   return static_cast<int>(s);
 }
 
-// Workspace of a tile shape under split-K: a counter per tile and consumer, then the fp32 partial
-// tiles of every split.
-struct SplitKLayout {
-  int64_t counter_bytes = 0, partial_bytes = 0;
-  int64_t total() const { return counter_bytes + partial_bytes; }
-};
+// Workspace of a tile shape under split-K: one slot per tile and 64-row consumer.
 SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
-  if (splits <= 1) return {};
-  const int64_t slots = tile_count(call, t) * (t.bm / 64);
-  return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * t.bn * 4};
+  return split_k_layout_of(tile_count(call, t) * (t.bm / 64), splits, t.bn);
 }
 
 // Whether the kernel loads B evict-first (gemm_sm90_ws.cu): when a problem's tile rows all fall
@@ -334,20 +328,10 @@ class GemmSm90WsCuda final : public GemmKernel {
     const WsTile& t = kTiles[tile];
     const int sms = sm_count(device);
     int splits = splits_for(call, t, sms);
-    const SplitKLayout layout = split_k_layout(call, t, splits);
-    if (layout.total() > 0 && wp == nullptr) {
-      throw ContractError(
-          "gemm_sm90_ws: split-K needs the workspace that workspace_bytes asked for");
-    }
-    int* counters = static_cast<int*>(wp);
-    float* partials =
-        wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes) : nullptr;
-    if (splits > 1) {
-      check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(counters), 0,
-                                     static_cast<size_t>(layout.counter_bytes),
-                                     static_cast<CUstream>(current_stream(device))),
-            "cuMemsetD8Async");
-    }
+    const SplitKBuffers buffers =
+        split_k_buffers("gemm_sm90_ws", split_k_layout(call, t, splits), wp, device);
+    int* counters = buffers.counters;
+    float* partials = buffers.partials;
     last_splits_.store(splits, std::memory_order_relaxed);
     const TensorMapBits map_a = call.trans_a
                                     ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)

@@ -17,6 +17,7 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
+#include "kernels/cuda/gemm/split_k_workspace.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -99,15 +100,10 @@ int splits_for(const GemmCall& call, int sms) {
   return static_cast<int>(std::max<int64_t>(s, 1));
 }
 
-// A counter per tile and consumer, then every split's fp32 partial of each consumer.
-struct SwapWorkspace {
-  int64_t counter_bytes = 0, partial_bytes = 0;
-  int64_t total() const { return counter_bytes + partial_bytes; }
-};
-SwapWorkspace workspace_for(const GemmCall& call, int splits) {
-  if (splits <= 1) return {};
-  const int64_t slots = tile_count(call) * 2;
-  return {(slots * 4 + 255) / 256 * 256, slots * splits * 64 * token_tile(call.m) * 4};
+// Split-K workspace: one slot per tile and consumer (two 64-row consumers a tile), a partial of
+// 64 weight rows by the tile's tokens.
+SplitKLayout workspace_for(const GemmCall& call, int splits) {
+  return split_k_layout_of(tile_count(call) * 2, splits, token_tile(call.m));
 }
 
 class GemmSwapCuda final : public GemmKernel {
@@ -167,21 +163,11 @@ class GemmSwapCuda final : public GemmKernel {
     const int device = device_of(a);
     const int sms = sm_count(device);
     int splits = splits_for(call, sms);
-    const SwapWorkspace layout = workspace_for(call, splits);
-    void* wp = workspace.defined() ? workspace.data() : nullptr;
-    if (layout.total() > 0 && wp == nullptr) {
-      throw ContractError(
-          "gemm_swap_sm90: split-K needs the workspace that workspace_bytes asked for");
-    }
-    int* counters = static_cast<int*>(wp);
-    float* partials =
-        wp ? reinterpret_cast<float*>(static_cast<char*>(wp) + layout.counter_bytes) : nullptr;
-    if (splits > 1) {
-      check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(counters), 0,
-                                     static_cast<size_t>(layout.counter_bytes),
-                                     static_cast<CUstream>(current_stream(device))),
-            "cuMemsetD8Async");
-    }
+    const SplitKBuffers buffers =
+        split_k_buffers("gemm_swap_sm90", workspace_for(call, splits),
+                        workspace.defined() ? workspace.data() : nullptr, device);
+    int* counters = buffers.counters;
+    float* partials = buffers.partials;
     last_splits_.store(splits, std::memory_order_relaxed);
     const uint64_t rows = uint64_t(call.b_columns()), k = uint64_t(call.k);
     const uint64_t m64 = uint64_t(call.m), batch64 = uint64_t(call.batch);

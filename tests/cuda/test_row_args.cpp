@@ -1,0 +1,40 @@
+// The argument list the row kernels launch with (RowArgs in common/row_launch.hpp), built
+// without allocating: each entry must point at the value cuLaunchKernel reads for that parameter.
+// Runs on the CPU.
+#include <gtest/gtest.h>
+
+#include "kernels/cuda/common/row_launch.hpp"
+#include "tileops/core/tensor.hpp"
+
+namespace tileops {
+namespace {
+
+using cuda::RowArgs;
+
+TEST(RowArgs, PointsAtEachTensorsDataThenTheScalarsThenTheRowCount) {
+  const Tensor x = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
+  const Tensor w = Tensor::empty({5}, DType::kFloat32, Device::cpu());
+  const Tensor y = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
+  const Tensor r = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
+  int64_t n = 5;
+  float eps = 0.5f;
+  const RowArgs a(3, {&x, &w}, {&y, &r}, {&n, &eps});
+  ASSERT_EQ(a.args().size(), 7u);
+  ASSERT_EQ(a.tensors().size(), 4u);
+  const Tensor* expected[] = {&x, &w, &y, &r};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(a.tensors()[i], expected[i]);
+    EXPECT_EQ(*static_cast<const void* const*>(a.args()[i]), expected[i]->data()) << i;
+  }
+  EXPECT_EQ(a.args()[4], &n);
+  EXPECT_EQ(a.args()[5], &eps);
+  EXPECT_EQ(*static_cast<const int64_t*>(a.args()[6]), 3);
+}
+
+TEST(RowArgs, MoreTensorsThanAKernelTakesIsAContractError) {
+  const Tensor t = Tensor::empty({1}, DType::kFloat32, Device::cpu());
+  EXPECT_THROW(RowArgs(1, {&t, &t, &t, &t, &t}, {&t, &t, &t, &t}, {}), ContractError);
+}
+
+}  // namespace
+}  // namespace tileops
