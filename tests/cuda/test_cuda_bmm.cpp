@@ -17,10 +17,11 @@ std::vector<std::optional<Shape>> bmm_shapes(int64_t batch, int64_t m, int64_t n
 }
 
 // What dispatch should pick: fp32 stays on CUDA cores; a linear-layer layout with m <= 32 takes
-// the skinny kernel; TMA needs 16-byte leading dimensions (m or k of a, k or n of b).
+// the skinny kernel, or from k = 3072 the swapped one; TMA needs 16-byte leading dimensions (m or
+// k of a, k or n of b).
 std::string expected_kernel(bool fp32, bool ta, bool tb, int64_t m, int64_t n, int64_t k) {
   if (fp32) return "gemm_tiled_cuda";
-  if (!ta && tb && m <= 32 && k % 8 == 0) return "gemm_skinny_cuda";
+  if (!ta && tb && m <= 32 && k % 8 == 0) return k >= 3072 ? "gemm_swap_sm90" : "gemm_skinny_cuda";
   const bool ld_ok = (ta ? m : k) % 8 == 0 && (tb ? k : n) % 8 == 0;
   return ld_ok ? "gemm_sm90_ws" : "gemm_tiled_cuda";
 }

@@ -2,6 +2,8 @@
 // B) against the float64 references, every output element, outputs poisoned first, fresh random
 // inputs each run (skipped without a GPU): m from 1 to 32 (token tiles of 8, 16 and 32), weight
 // rows off the 128-row tile, K off the 64-deep k-tile, split-K, every tail and batches.
+#include <fmt/format.h>
+
 #include "support/cuda_support.hpp"
 #include "support/scoped_state.hpp"
 #include "tileops/ops/gemm/bmm_fwd_op.hpp"
@@ -33,6 +35,27 @@ TEST_P(CudaSwappedGemm, FewTokensTimesAWeight) {
           << m << "x" << n << "x" << k;
       EXPECT_EQ(op.last_call()->served_by, "gemm_swap_sm90") << m << "x" << n << "x" << k;
     }
+  }
+}
+
+// K split over the blocks of a cluster, the partials summed in distributed shared memory: the
+// 4096-row weights split in clusters of 2 or more (as many as the device holds one of for every
+// tile); the 300-row weights in clusters of 8 (the most, with 5 tiles of 64 rows); 520 rows deep
+// 520 in pairs (9 k-tiles).
+TEST_P(CudaSwappedGemm, SplitsMeetInTheirCluster) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;
+  for (auto [m, n, k, splits] : {std::tuple<int64_t, int64_t, int64_t, int>{1, 4096, 4096, 0},
+                                 {16, 4096, 7168, 0},
+                                 {3, 300, 4104, 8},
+                                 {32, 300, 2048, 8},
+                                 {9, 520, 520, 2}}) {
+    EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, GetParam()))
+        << m << "x" << n << "x" << k;
+    const std::string config = op.kernel_config();
+    const std::string want =
+        splits > 0 ? fmt::format("split_k={} (cluster)", splits) : " (cluster)";
+    EXPECT_NE(config.find(want), std::string::npos) << m << "x" << n << "x" << k << ": " << config;
   }
 }
 

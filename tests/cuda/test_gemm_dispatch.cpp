@@ -60,7 +60,7 @@ TEST(GemmDispatch, OwnTensorCoreKernelsOutrankCublasLt) {
   ScopedEnv on("TILEOPS_CUBLASLT", "1");
   const Decision big = decide(call_of(DType::kBFloat16, 4096, 4096, 4096));
   EXPECT_EQ(big.winner, "gemm_sm90_ws");
-  const Decision decode = decide(call_of(DType::kBFloat16, 1, 4096, 4096));
+  const Decision decode = decide(call_of(DType::kBFloat16, 1, 2048, 2048));
   EXPECT_EQ(decode.winner, "gemm_skinny_cuda");
   if (cuda::cublaslt_available()) {
     EXPECT_EQ(big.dropped.at("gemm_cublaslt"), "outranked by gemm_sm90_ws (preferred_over)");
@@ -107,23 +107,26 @@ TEST(GemmDispatch, SwitchedOffOrUnservableCallsTakeTheFallback) {
             "refused: a gated activation is not in cuBLASLt's epilogues");
 }
 
-// The swapped-operand kernel takes the decode rows where the H200 measured it faster than the
-// skinny kernel (each block streaming at least 3072 of K) and leaves the others to it.
+// The swapped-operand kernel takes the decode and small-batch rows from k = 3072, where the
+// H200 measured it as fast as the skinny kernel or faster, and leaves the shorter rows to it.
 TEST(GemmDispatch, SwappedKernelTakesTheDecodeRowsItWasMeasuredFasterOn) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   ScopedEnv measured("TILEOPS_GEMM_SWAP", nullptr);
   EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 13824, 5120)).winner, "gemm_swap_sm90");
   EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 14336)).winner, "gemm_swap_sm90");
   EXPECT_EQ(decide(call_of(DType::kFloat16, 32, 4096, 14336)).winner, "gemm_swap_sm90");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 4096)).winner, "gemm_swap_sm90");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 16, 4096, 7168)).winner, "gemm_swap_sm90");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 7, 1000, 3072)).winner, "gemm_swap_sm90");
   GemmCall gate_up = call_of(DType::kBFloat16, 1, 14336, 4096);
   gate_up.gated = true;
   EXPECT_EQ(decide(gate_up).winner, "gemm_swap_sm90");
-  const Decision shallow = decide(call_of(DType::kBFloat16, 1, 4096, 4096));
+  const Decision shallow = decide(call_of(DType::kBFloat16, 1, 2048, 2048));
   EXPECT_EQ(shallow.winner, "gemm_skinny_cuda");
   EXPECT_EQ(shallow.dropped.at("gemm_swap_sm90"),
-            "refused: k = 4096 over 4 split(s) is 1024 deep a block, under 3072: the skinny "
-            "kernel streams it faster (measured on the H200)");
-  EXPECT_EQ(decide(call_of(DType::kBFloat16, 16, 4096, 7168)).winner, "gemm_skinny_cuda");
+            "refused: k = 2048 < 3072: the skinny kernel streams rows this short faster "
+            "(measured on the H200)");
+  EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 1024)).winner, "gemm_skinny_cuda");
   EXPECT_EQ(decide(call_of(DType::kBFloat16, 32, 17, 8)).winner, "gemm_skinny_cuda");
   // More than 32 tokens, or a layout other than a linear layer's, is not its.
   EXPECT_NE(decide(call_of(DType::kBFloat16, 33, 13824, 5120)).winner, "gemm_swap_sm90");

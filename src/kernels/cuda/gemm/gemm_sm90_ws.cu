@@ -14,6 +14,8 @@
 // Split-K (splits > 1, for grids that would leave SMs idle): each unit writes its fp32 partial
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
 // zeroed before the launch); the last to arrive sums the partials in split order and stores.
+// With SPLIT_IN_CLUSTER the splits of a tile are instead the blocks of one cluster (splits ==
+// the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh).
 //
 // Clusters (CLUSTER_M = 2, whole tiles only, no split-K): the two blocks of a cluster take the
 // neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the same B stage. Each
@@ -49,7 +51,7 @@
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
 // with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue),
-// SWAP_AB (above).
+// SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K within a cluster, above).
 #include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
@@ -58,6 +60,7 @@
 #include "device/sm90/warpgroup.cuh"
 #include "device/sm90/wgmma.cuh"
 #include "device/vec.cuh"
+#include "gemm/gemm_cluster_split.cuh"
 #include "gemm/gemm_store_swapped.cuh"
 #include "gemm/gemm_store_tma.cuh"
 #include "gemm/gemm_tail.cuh"
@@ -87,6 +90,8 @@ static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1),
 constexpr bool CLUSTERED = CLUSTER_M > 1;
 static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
               "a pair of blocks splits B into two halves of whole 64-element boxes");
+static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
+              "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
 constexpr u16 kBothBlocks = 0x3;  // multicast mask of a two-block cluster
 
 // One box of a 3-D map, with the evict-first policy when given one (a streamed weight).
@@ -312,7 +317,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     if (tma_store) tma_prefetch_map(&map_d);
   }
   // Clustered, the peer's barriers must be initialised before this block multicasts or arrives.
-  if (CLUSTERED) {
+  if (CLUSTERED || SPLIT_IN_CLUSTER) {
     cluster_sync();
   } else {
     __syncthreads();
@@ -350,6 +355,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
             phase ^= 1;
           }
         }
+        // After this tile's loads, not after every tile's: its consumers wait at these barriers
+        // before they free the stages the next tile's loads need.
+        if (SPLIT_IN_CLUSTER && splits > 1) split_tile_barriers();
       }
       // The peer's consumers arrive on this block's `empty` barriers: wait for the last hand-back
       // of every stage, so that none lands after this block has exited.
@@ -362,6 +370,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
           }
         }
       }
+    } else if (SPLIT_IN_CLUSTER && splits > 1) {
+      for (int u = first_unit; u < units; u += unit_stride) split_tile_barriers();
     }
     return;
   }
@@ -375,6 +385,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       reinterpret_cast<float*>(epilogue_smem + (CONSUMERS - 1) * EPILOGUE_BYTES);
   float* stage_of_warp = reinterpret_cast<float*>(epilogue_mine) + (t / 32) * WARP_STAGE_FLOATS;
   u32 slabs_stored = 0;
+  const ClusterSplitK<ACC> cluster_split{reinterpret_cast<float*>(epilogue_mine),
+                                         SPLIT_IN_CLUSTER ? cluster_rank() : 0u,
+                                         static_cast<u32>(splits)};
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
@@ -416,6 +429,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     const i64 problem_offset = static_cast<i64>(p) * M * N;
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
+    if constexpr (SPLIT_IN_CLUSTER) {
+      if (splits > 1 && !cluster_split.reduce(acc)) continue;
+      store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
+      continue;
+    }
     if (CLUSTERED || splits == 1) {  // the host never splits a clustered launch
       if constexpr (SWAP_AB) {
         store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);

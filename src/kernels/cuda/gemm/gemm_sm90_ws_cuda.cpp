@@ -77,7 +77,8 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("GATED_ACT", gated_act),
        KernelConstant::integer("CLUSTER_M", t.cluster),
        KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes),
-       KernelConstant::boolean("SWAP_AB", false)});
+       KernelConstant::boolean("SWAP_AB", false),
+       KernelConstant::boolean("SPLIT_IN_CLUSTER", false)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.

@@ -2,22 +2,24 @@
 // the operands swapped (gemm_sm90_ws.cu with SWAP_AB): the weight [n, k] is wgmma's A, 128 of
 // its rows a tile, and the tokens are B, one tile of 8, 16 or 32 rows, so the call streams the
 // weight once through TMA (evict-first) into a deep stage ring instead of padding 64-row tiles. The
-// weight rows are split over the SMs by splitting K where they give too few tiles (the partial
-// sums through the caller-owned workspace).
+// weight rows are split over the SMs by splitting K where they give too few tiles: the splits of
+// a tile are the blocks of one thread-block cluster, whose partial sums meet in distributed shared
+// memory (SPLIT_IN_CLUSTER), so the call needs no workspace and no counter reset.
 //
 // It outranks the skinny kernel only where the H200 measured it faster: where each block streams
 // at least kMinBlockDepth of K (docs/perf/h200-swap-ab-2026-12-02). TILEOPS_GEMM_SWAP=always serves
 // every call it can (the tests use that), =0 none.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
-#include "kernels/cuda/gemm/split_k_workspace.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -28,17 +30,19 @@ namespace tileops::cuda {
 namespace {
 
 constexpr int kMaxM = 32;
-constexpr int kBM = 128;  // weight rows a tile reads (two 64-row consumers)
 constexpr int kBK = 64;
 constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;  // per consumer, as gemm_sm90_ws_cuda.cpp
 constexpr int kSmemBudget = 227 * 1024;
 constexpr int kMinKTilesPerSplit = 4;
-// K elements each block must stream (k over the splits) for the swapped kernel to beat the
-// skinny one. Measured on the H200 (bf16, L2 flushed): 5120 deep (1x13824x5120, no split) 42.1
-// against 43.9 us; 4096 (the gate-up 1x28672x4096, no split) 66.5 against 77.9; 3584
-// (1x4096x14336, 4 splits) 34.9 + 1.1 (the counters' memset) against 37.3; 1792 (16x4096x7168)
-// 23.0 against 21.1; 1024 (1x4096x4096) 15.8 against 14.2.
-constexpr int64_t kMinBlockDepth = 3072;
+constexpr int kMaxSplits = 8;  // a portable cluster (gemm_cluster_split.cuh)
+// The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
+// H200 (bf16, L2 flushed, docs/perf/h200-probe-2026-12-02): the skinny kernel is faster on the
+// short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
+// from k = 4096 the swapped one is as fast or faster on every row measured (1x4096x4096 13.8
+// against 14.1, 16x4096x7168 21.3 against 21.0, the down projection 1x4096x14336 34.0 against
+// 37.8, 32x14336x4096 35.6 against 57.2, the LM head 1x128256x4096 261 against 279). K between
+// them was not measured; the rule takes the swapped kernel from 3072.
+constexpr int64_t kMinDepth = 3072;
 
 enum class SwapSwitch { kMeasured, kAlways, kOff };
 // TILEOPS_GEMM_SWAP, read at each dispatch: unset the measured rule, "always"/"1" every call the
@@ -57,53 +61,82 @@ int token_tile(int64_t m) {
   return m <= 8 ? 8 : m <= 16 ? 16 : 32;
 }
 
-// As many stages as fit beside the epilogue's buffers, at most 12.
-int stages_for(int bn) {
-  const int stage = (kBM + bn) * kBK * 2 + 16;
-  return std::min(12, (kSmemBudget - 2 * kEpilogueBytes - 2048) / stage);
+// Weight rows a tile reads: 128 (two 64-row consumer warpgroups) or 64 (one), the latter
+// where it puts more blocks to work (plan_for); gated tiles are always 128 (64 gate rows over
+// their 64 up rows).
+constexpr int kTileRows[] = {128, 64};
+
+unsigned threads_for(int bm) {
+  return static_cast<unsigned>(128 * (1 + bm / 64));
 }
 
-unsigned smem_bytes(int bn, int stages) {
-  return static_cast<unsigned>(stages * (kBM + bn) * kBK * 2 + 2 * kEpilogueBytes + 2 * stages * 8 +
-                               1024);
+// As many stages as fit beside the epilogue's buffers, at most 12.
+int stages_for(int bm, int bn) {
+  const int stage = (bm + bn) * kBK * 2 + 16;
+  return std::min(12, (kSmemBudget - (bm / 64) * kEpilogueBytes - 2048) / stage);
+}
+
+unsigned smem_bytes(int bm, int bn) {
+  const int stages = stages_for(bm, bn);
+  return static_cast<unsigned>(stages * (bm + bn) * kBK * 2 + (bm / 64) * kEpilogueBytes +
+                               2 * stages * 8 + 1024);
 }
 
 // gated_act: -1, or the GatedActivation code of a gated call.
-KernelSpec swap_spec(DType dtype, int bn, int gated_act) {
+KernelSpec swap_spec(DType dtype, int bm, int bn, int gated_act) {
   return KernelSpec(
       "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
-      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", kBM),
+      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", bm),
        KernelConstant::integer("BN", bn), KernelConstant::integer("BK", kBK),
-       KernelConstant::integer("STAGES", stages_for(bn)), KernelConstant::integer("GROUP_M", 8),
+       KernelConstant::integer("STAGES", stages_for(bm, bn)), KernelConstant::integer("GROUP_M", 8),
        KernelConstant::boolean("A_K_MAJOR", true), KernelConstant::boolean("B_K_MAJOR", true),
        KernelConstant::integer("GATED_ACT", gated_act), KernelConstant::integer("CLUSTER_M", 1),
        KernelConstant::integer("EPILOGUE_BYTES", kEpilogueBytes),
-       KernelConstant::boolean("SWAP_AB", true)});
+       KernelConstant::boolean("SWAP_AB", true),
+       KernelConstant::boolean("SPLIT_IN_CLUSTER", true)});
 }
 
-// Output columns a tile covers: 128, or 64 gated (64 gate rows over their 64 up rows).
-int out_columns(const GemmCall& call) {
-  return call.gated ? kBM / 2 : kBM;
-}
-int64_t tile_count(const GemmCall& call) {
-  return call.batch * ((call.n + out_columns(call) - 1) / out_columns(call));
+// Output columns a tile of bm weight rows covers: bm, or half of them gated.
+int64_t tile_count(const GemmCall& call, int bm) {
+  const int cols = call.gated ? bm / 2 : bm;
+  return call.batch * ((call.n + cols - 1) / cols);
 }
 
-// K splits: as many as keep every unit of work on a block of its own (tiles * splits <= SMs),
-// each at least kMinKTilesPerSplit k-tiles deep; one where the tiles alone fill the SMs. (Where
-// blocks walked several split units each, per-unit costs made 1x13824x5120 take 66 us against
-// the skinny kernel's 44; with one unit a block it takes 42.1: docs/perf/h200-swap-ab-2026-12-02.)
-int splits_for(const GemmCall& call, int sms) {
-  const int64_t tiles = tile_count(call), k_tiles = (call.k + kBK - 1) / kBK;
-  int64_t s =
-      std::min<int64_t>({sms / std::max<int64_t>(tiles, 1), k_tiles / kMinKTilesPerSplit, 16});
-  return static_cast<int>(std::max<int64_t>(s, 1));
-}
+// How a call is cut: tiles of bm weight rows, K split over `splits` blocks of a cluster, at
+// most `slots` clusters running at once.
+struct SwapPlan {
+  int bm = 128, splits = 1;
+  int64_t tiles = 0, slots = 0;
+};
 
-// Split-K workspace: one slot per tile and consumer (two 64-row consumers a tile), a partial of
-// 64 weight rows by the tile's tokens.
-SplitKLayout workspace_for(const GemmCall& call, int splits) {
-  return split_k_layout_of(tile_count(call) * 2, splits, token_tile(call.m));
+// The cut that streams the fewest weight rows x k-tiles per block over its waves, among tiles of
+// 128 and 64 rows and splits of 1 to kMaxSplits (each at least kMinKTilesPerSplit k-tiles deep),
+// fewer splits, then larger tiles, on ties. A split call must fit every tile's cluster on the
+// device at once: the splits of a tile wait for each other. slots(bm, s) is how many clusters of s
+// blocks fit, as the device answers. (Blocks that walked several
+// split units each made 1x13824x5120 take 66 us against the skinny kernel's 44, and one unit a
+// block 42.1: docs/perf/h200-swap-ab-2026-12-02.)
+template <typename Slots>
+SwapPlan plan_for(const GemmCall& call, int sms, Slots&& slots) {
+  const int64_t k_tiles = (call.k + kBK - 1) / kBK;
+  SwapPlan best;
+  int64_t best_cost = INT64_MAX;
+  for (int bm : kTileRows) {
+    if (call.gated && bm != 128) continue;
+    const int64_t tiles = tile_count(call, bm);
+    for (int s = 1; s <= kMaxSplits; ++s) {
+      if (s > 1 && k_tiles / s < kMinKTilesPerSplit) break;
+      const int64_t fit = s == 1 ? sms : slots(bm, s);
+      if (fit <= 0 || (s > 1 && tiles > fit)) continue;
+      const int64_t cost = (tiles + fit - 1) / fit * bm * ((k_tiles + s - 1) / s);
+      const bool better = cost < best_cost || (cost == best_cost && s < best.splits);
+      if (better) {
+        best = {bm, s, tiles, fit};
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
 }
 
 class GemmSwapCuda final : public GemmKernel {
@@ -114,7 +147,7 @@ class GemmSwapCuda final : public GemmKernel {
   static constexpr std::string_view preferred_over[] = {"gemm_skinny_cuda", "gemm_sm90_ws",
                                                         "gemm_cublaslt"};
 
-  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts& facts) {
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
     const SwapSwitch mode = swap_switch();
     if (mode == SwapSwitch::kOff) return std::string("switched off by TILEOPS_GEMM_SWAP");
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
@@ -130,15 +163,13 @@ class GemmSwapCuda final : public GemmKernel {
     }
     if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary (TMA)");
     if (call.b_columns() >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31) ||
-        tile_count(call) * 16 >= (int64_t{1} << 31)) {
+        tile_count(call, 64) * 16 >= (int64_t{1} << 31)) {
       return std::string("a dimension reaches 2^31");
     }
-    const int splits = splits_for(call, facts.sm_count);
-    if (mode == SwapSwitch::kMeasured && call.k / splits < kMinBlockDepth) {
+    if (mode == SwapSwitch::kMeasured && call.k < kMinDepth) {
       return fmt::format(
-          "k = {} over {} split(s) is {} deep a block, under {}: the skinny kernel streams it "
-          "faster (measured on the H200)",
-          call.k, splits, call.k / splits, kMinBlockDepth);
+          "k = {} < {}: the skinny kernel streams rows this short faster (measured on the H200)",
+          call.k, kMinDepth);
     }
     return std::nullopt;
   }
@@ -151,30 +182,32 @@ class GemmSwapCuda final : public GemmKernel {
             [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated); }};
   }
 
-  GemmSwapCuda(DType dtype, int bn, int gated) : bn_(bn), fn_(swap_spec(dtype, bn, gated)) {}
-
-  int64_t workspace_bytes(const GemmCall& call) const override {
-    return workspace_for(call, splits_for(call, sm_count(call.device.index))).total();
-  }
+  GemmSwapCuda(DType dtype, int bn, int gated)
+      : bn_(bn),
+        fns_{std::make_unique<CudaFunction>(swap_spec(dtype, 128, bn, gated)),
+             gated >= 0 ? nullptr
+                        : std::make_unique<CudaFunction>(swap_spec(dtype, 64, bn, gated))} {}
 
   void run(const GemmCall& call, const Tensor& a, const Tensor& b, const Tensor& d,
-           const GemmTail& tail, const Tensor& workspace) override {
+           const GemmTail& tail, const Tensor& /*workspace*/) override {
     if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const int device = device_of(a);
     const int sms = sm_count(device);
-    int splits = splits_for(call, sms);
-    const SplitKBuffers buffers =
-        split_k_buffers("gemm_swap_sm90", workspace_for(call, splits),
-                        workspace.defined() ? workspace.data() : nullptr, device);
-    int* counters = buffers.counters;
-    float* partials = buffers.partials;
-    last_splits_.store(splits, std::memory_order_relaxed);
+    const SwapPlan plan =
+        plan_for(call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
+    const int bm = plan.bm;
+    const CUfunction fn = function(bm).get(device);
+    int splits = plan.splits;
+    float* partials = nullptr;
+    int* counters = nullptr;
+    last_plan_.store(bm * 16 + splits, std::memory_order_relaxed);
     const uint64_t rows = uint64_t(call.b_columns()), k = uint64_t(call.k);
     const uint64_t m64 = uint64_t(call.m), batch64 = uint64_t(call.batch);
-    // The weight is the kernel's A (boxes of 128 rows, or 64 gate and 64 up rows gated); the
+    // The weight is the kernel's A (boxes of the tile's rows, or 64 gate and 64 up rows gated); the
     // tokens its B (one box of the tile's token rows).
-    const TensorMapBits map_w = encode_tensor_map_sw128_batched(
-        {b.data(), call.dtype, rows, k, k, batch64, rows * k}, call.gated ? 64 : kBM, kBK);
+    const TensorMapBits map_w =
+        encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
+                                        call.gated ? 64 : static_cast<unsigned>(bm), kBK);
     const TensorMapBits map_x = encode_tensor_map_sw128_batched(
         {a.data(), call.dtype, m64, k, k, batch64, m64 * k}, static_cast<unsigned>(bn_), kBK);
     const TailPointers tp = tail_pointers(call, tail);
@@ -184,28 +217,53 @@ class GemmSwapCuda final : public GemmKernel {
     int batch = static_cast<int>(call.batch);
     const void* bias = tp.bias;
     const void* residual = tp.residual;
-    const int64_t units = tile_count(call) * splits;
-    const int stages = stages_for(bn_);
     launch_ex(
-        fn_.get(device), device,
-        {.grid_x = static_cast<unsigned>(std::min<int64_t>(units, sms)),
-         .block = 3 * 128,
-         .smem = smem_bytes(bn_, stages)},
+        fn, device,
+        {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
+         .block = threads_for(bm),
+         .smem = smem_bytes(bm, bn_),
+         .cluster_x = static_cast<unsigned>(splits)},
         {const_cast<TensorMapBits*>(&map_w), const_cast<TensorMapBits*>(&map_x),
          const_cast<TensorMapBits*>(&map_w), &dp, &out_cols, &tokens, &kk, &vec_stores, &tma_store,
          &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
   }
 
   std::string config() const override {
-    const int splits = last_splits_.load(std::memory_order_relaxed);
-    return fmt::format("tile=128x{}x64/s{}{}", bn_, stages_for(bn_),
-                       splits > 1 ? fmt::format(",split_k={}", splits) : "");
+    const int plan = last_plan_.load(std::memory_order_relaxed);
+    const int bm = plan / 16, splits = plan % 16;
+    return fmt::format("tile={}x{}x64/s{}{}", bm, bn_, stages_for(bm, bn_),
+                       splits > 1 ? fmt::format(",split_k={} (cluster)", splits) : "");
   }
 
  private:
+  static constexpr size_t kMaxDevices = 16;
+
+  CudaFunction& function(int bm) { return *fns_[bm == 128 ? 0 : 1]; }
+
+  // How many clusters of `splits` blocks of bm-row tiles fit the device at once, asked once per
+  // device; 0 where the call cannot take that tile (gated calls take only 128 rows).
+  int64_t cluster_slots(int device, int bm, int splits) {
+    const size_t b = bm == 128 ? 0 : 1;
+    if (fns_[b] == nullptr) return 0;
+    std::atomic<int>& slot =
+        cluster_slots_[static_cast<size_t>(device) % kMaxDevices][b][static_cast<size_t>(splits)];
+    int n = slot.load(std::memory_order_relaxed);
+    if (n == 0) {
+      const unsigned smem = smem_bytes(bm, bn_);
+      n = max_active_clusters(
+          fns_[b]->get(device), device,
+          {.block = threads_for(bm), .smem = smem, .cluster_x = static_cast<unsigned>(splits)});
+      // None fit (a device with less shared memory): -1, so the plan skips it without asking again.
+      slot.store(n > 0 ? n : -1, std::memory_order_relaxed);
+    }
+    return n > 0 ? n : 0;
+  }
+
   int bn_;
-  CudaFunction fn_;
-  std::atomic<int> last_splits_{1};
+  std::array<std::unique_ptr<CudaFunction>, 2> fns_;  // 128-row tiles, 64-row tiles (not gated)
+  std::atomic<int> last_plan_{128 * 16 + 1};          // bm * 16 + splits of the last call
+  std::array<std::array<std::array<std::atomic<int>, kMaxSplits + 1>, 2>, kMaxDevices>
+      cluster_slots_{};
 };
 
 const StaticGemmRegistration<GemmSwapCuda> kRegistration("gemm_swap_sm90");
@@ -214,7 +272,8 @@ const bool kVariants = [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
       for (int bn : {8, 16, 32}) {
-        for (int gated = -1; gated < 3; ++gated) v.push_back(swap_spec(d, bn, gated).source());
+        for (int gated = -1; gated < 3; ++gated) v.push_back(swap_spec(d, 128, bn, gated).source());
+        v.push_back(swap_spec(d, 64, bn, -1).source());
       }
     }
     return v;

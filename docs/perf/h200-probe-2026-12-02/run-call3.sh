@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Third GPU call of the thirteenth session: the swapped decode GEMM with its K splits in a
+# cluster (partials through distributed shared memory, no workspace), tiles of 128 or 64 weight rows: its tests and the other
+# GEMM tests, compute-sanitizer over the cluster-split test, the decode and mid rows with the
+# swapped kernel forced on and off, and ncu beside cuBLAS. Logs go to $OUT.
+set -uo pipefail
+export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python:$PWD/.gpu TILEOPS_CACHE_DIR=/tmp/tileops-cache
+export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+start=$(date +%s)
+T=.gpu/bin/tileops_cuda_tests
+FILTER='*Gemm*:*Linear*:*Bmm*:*Mlp*:*MLP*:*Swap*:*Skinny*:*Tiles*' SHARDS=8 SANITIZE=0 STEP_TIMEOUT=150 \
+  bash scripts/gpu/run-suite.sh > "$out/suite.txt" 2>&1
+echo "gemm tests exit $? after $(( $(date +%s) - start )) s: $(grep -cE '^\[       OK \]' "$out/cuda-tests.log") ok, $(grep -cE '^\[  FAILED  \] [A-Z]' "$out/cuda-tests.log") failed"
+grep -E "^\[  FAILED|Failure" -A8 "$out/cuda-tests.log" | head -60
+grep -E "SplitsMeet" "$out/cuda-tests.log" | head
+for tool in memcheck racecheck synccheck; do
+  timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 $T \
+    --gtest_filter='*CudaSwappedGemm.SplitsMeetInTheirCluster/bfloat16' > "$out/$tool.log" 2>&1
+  echo "$tool exit $? $(grep -m1 'SUMMARY' "$out/$tool.log") after $(( $(date +%s) - start )) s"
+done
+cp bench/torch/kernel_timing.py .gpu/ 2>/dev/null
+for swap in always 0; do
+  TILEOPS_GEMM_SWAP=$swap timeout 120 python3 bench/torch/gemm_bench.py --only small-m --iters 20 \
+    --out "$out/bench-swap-$swap" > "$out/bench-swap-$swap.log" 2>&1
+  echo "=== bench TILEOPS_GEMM_SWAP=$swap exit $? after $(( $(date +%s) - start )) s"; cat "$out/bench-swap-$swap.log"
+done
+TILEOPS_GEMM_SWAP=always timeout 150 ncu --csv --page details --cache-control all --clock-control none \
+  --section SpeedOfLight --section LaunchStats \
+  --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg,dram__bytes_read.sum \
+  -k 'regex:gemm|nvjet|splitK|memset' \
+  python3 bench/torch/gemm_ncu_probe.py 1x4096x14336 1x4096x4096 16x4096x7168 > "$out/ncu.csv" 2> "$out/ncu.err"
+echo "ncu exit $? after $(( $(date +%s) - start )) s"; grep -v '^"' "$out/ncu.csv" | head; tail -3 "$out/ncu.err"
