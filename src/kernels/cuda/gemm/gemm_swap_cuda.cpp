@@ -36,7 +36,7 @@ constexpr int kSmemBudget = 227 * 1024;
 constexpr int kMinKTilesPerSplit = 4;
 constexpr int kMaxSplits = 8;  // a portable cluster (gemm_cluster_split.cuh)
 // The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
-// H200 (bf16, L2 flushed, docs/perf/h200-probe-2026-12-02): the skinny kernel is faster on the
+// H200 (bf16, L2 flushed, docs/perf/h200-cluster-split-2026-12-02): the skinny kernel is faster on the
 // short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
 // from k = 4096 the swapped one is as fast or faster on every row measured (1x4096x4096 13.8
 // against 14.1, 16x4096x7168 21.3 against 21.0, the down projection 1x4096x14336 34.0 against
