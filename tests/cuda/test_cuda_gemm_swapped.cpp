@@ -59,6 +59,29 @@ TEST_P(CudaSwappedGemm, SplitsMeetInTheirCluster) {
   }
 }
 
+// Token tiles of 64 and 128 (m from 33 to 128), served only when asked for (TILEOPS_GEMM_SWAP=
+// always): plain, split in a cluster, with bias and residual, and gated.
+TEST_P(CudaSwappedGemm, UpToAHundredAndTwentyEightTokens) {
+  TILEOPS_REQUIRE_CUDA();
+  GemmFwdOp op;
+  LinearFwdOp linear;
+  GatedLinearFwdOp gated({.activation = "silu"});
+  for (int64_t m : {33, 64, 65, 100, 128}) {
+    for (auto [n, k] : {std::pair<int64_t, int64_t>{1000, 520}, {300, 4104}, {2112, 1024}}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, GetParam()))
+          << m << "x" << n << "x" << k;
+      EXPECT_EQ(op.last_call()->served_by, "gemm_swap_sm90") << m << "x" << n << "x" << k;
+    }
+    EXPECT_TRUE(cuda_matches_reference(
+        linear, {Shape{m, 264}, Shape{520, 264}, Shape{520}, Shape{m, 520}}, GetParam()))
+        << "bias and residual " << m;
+    EXPECT_EQ(linear.last_call()->served_by, "gemm_swap_sm90");
+    EXPECT_TRUE(cuda_matches_reference(gated, {Shape{m, 1024}, Shape{2 * 300, 1024}}, GetParam()))
+        << "gated " << m;
+    EXPECT_EQ(gated.last_call()->served_by, "gemm_swap_sm90");
+  }
+}
+
 TEST_P(CudaSwappedGemm, EveryTailAndGatedActivation) {
   TILEOPS_REQUIRE_CUDA();
   LinearFwdOp linear;

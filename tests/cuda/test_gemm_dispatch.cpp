@@ -128,8 +128,12 @@ TEST(GemmDispatch, SwappedKernelTakesTheDecodeRowsItWasMeasuredFasterOn) {
             "(measured on the H200)");
   EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 1024)).winner, "gemm_skinny_cuda");
   EXPECT_EQ(decide(call_of(DType::kBFloat16, 32, 17, 8)).winner, "gemm_skinny_cuda");
-  // More than 32 tokens, or a layout other than a linear layer's, is not its.
-  EXPECT_NE(decide(call_of(DType::kBFloat16, 33, 13824, 5120)).winner, "gemm_swap_sm90");
+  // More than 32 tokens (unless asked for), or a layout other than a linear layer's, is not its.
+  const Decision mid = decide(call_of(DType::kBFloat16, 33, 13824, 5120));
+  EXPECT_NE(mid.winner, "gemm_swap_sm90");
+  EXPECT_EQ(mid.dropped.at("gemm_swap_sm90"),
+            "refused: m = 33 > 32: the tile kernel was faster on most such rows measured "
+            "(TILEOPS_GEMM_SWAP=always serves it)");
   GemmCall nn = call_of(DType::kBFloat16, 1, 13824, 5120);
   nn.trans_b = false;
   EXPECT_NE(decide(nn).winner, "gemm_swap_sm90");
@@ -139,7 +143,9 @@ TEST(GemmDispatch, SwapSwitchServesEveryCallItCanOrNone) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   {
     ScopedEnv always("TILEOPS_GEMM_SWAP", "always");
-    EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 4096, 4096)).winner, "gemm_swap_sm90");
+    EXPECT_EQ(decide(call_of(DType::kBFloat16, 1, 2048, 2048)).winner, "gemm_swap_sm90");
+    EXPECT_EQ(decide(call_of(DType::kBFloat16, 128, 2112, 7168)).winner, "gemm_swap_sm90");
+    EXPECT_NE(decide(call_of(DType::kBFloat16, 129, 2112, 7168)).winner, "gemm_swap_sm90");
   }
   ScopedEnv off("TILEOPS_GEMM_SWAP", "0");
   const Decision d = decide(call_of(DType::kBFloat16, 1, 13824, 5120));

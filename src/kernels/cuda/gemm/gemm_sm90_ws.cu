@@ -41,7 +41,7 @@
 //
 // Swapped operands (SWAP_AB, for a few tokens: gemm_swap_cuda.cpp): A is the weight [out_cols,
 // K] and B the activations [tokens, K], so wgmma's 64-row M runs over output columns and its N
-// over BN (8, 16 or 32) tokens; the kernel's M is the output's column count and its N the token
+// over BN (8 to 128) tokens; the kernel's M is the output's column count and its N the token
 // count, and the epilogue stores the transpose (gemm_store_swapped.cuh). Gated, A holds 2M rows
 // (gate, then up) and a tile's two 64-row boxes are 64 gate rows and their 64 up rows: the first
 // consumer sums the gate, the second the up rows, and they meet in shared memory. No clusters,

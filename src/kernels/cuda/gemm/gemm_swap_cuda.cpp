@@ -1,18 +1,20 @@
-// GemmFwdOp for a few tokens (m <= 32) with a linear layer's layout, on Hopper tensor cores with
-// the operands swapped (gemm_sm90_ws.cu with SWAP_AB): the weight [n, k] is wgmma's A, 128 of
-// its rows a tile, and the tokens are B, one tile of 8, 16 or 32 rows, so the call streams the
-// weight once through TMA (evict-first) into a deep stage ring instead of padding 64-row tiles. The
-// weight rows are split over the SMs by splitting K where they give too few tiles: the splits of
-// a tile are the blocks of one thread-block cluster, whose partial sums meet in distributed shared
-// memory (SPLIT_IN_CLUSTER), so the call needs no workspace and no counter reset.
+// GemmFwdOp for a few tokens with a linear layer's layout, on Hopper tensor cores with the
+// operands swapped (gemm_sm90_ws.cu with SWAP_AB): the weight [n, k] is wgmma's A, 128 or 64 of
+// its rows a tile, and the tokens are B, one tile of 8 to 128 rows, so the call streams the
+// weight once through TMA (evict-first) into a deep stage ring instead of padding 64-row tiles.
+// The weight rows are split over the SMs by splitting K where they give too few tiles: the
+// splits of a tile are the blocks of one thread-block cluster, whose partial sums meet in
+// distributed shared memory (SPLIT_IN_CLUSTER), so the call needs no workspace and no counter
+// reset.
 //
-// It outranks the skinny kernel only where the H200 measured it faster: where each block streams
-// at least kMinBlockDepth of K (docs/perf/h200-swap-ab-2026-12-02). TILEOPS_GEMM_SWAP=always serves
-// every call it can (the tests use that), =0 none.
+// Dispatch takes it for m <= 32 from k = kMinDepth, where the H200 measured it as fast as the
+// skinny kernel or faster (docs/perf/h200-cluster-split-2026-12-02). TILEOPS_GEMM_SWAP=always
+// serves every call it can, m up to 128 (the tests use that), =0 none.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 
 #include <fmt/format.h>
@@ -29,15 +31,21 @@
 namespace tileops::cuda {
 namespace {
 
-constexpr int kMaxM = 32;
+constexpr int kMaxM = 128;
+// The most tokens for which dispatch takes this kernel unasked (TILEOPS_GEMM_SWAP unset); larger
+// m up to kMaxM only with TILEOPS_GEMM_SWAP=always. Measured on the H200 against the tile kernel
+// (docs/perf/h200-cluster-split-2026-12-02): faster where the weight has few rows and deep K
+// (128x2112x7168 19.2 against 22.9 us, 100x2112x7168 20.5 against 22.9), a tie at 48 and 64
+// tokens over 4096 rows, and slower elsewhere (96x4096x4096 21.3 against 17.1, 128x1024x4096
+// 14.4 against 10.7, 128x7168x2048 15.5 against 13.0).
+constexpr int kMeasuredMaxM = 32;
 constexpr int kBK = 64;
-constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;  // per consumer, as gemm_sm90_ws_cuda.cpp
 constexpr int kSmemBudget = 227 * 1024;
 constexpr int kMinKTilesPerSplit = 4;
 constexpr int kMaxSplits = 8;  // a portable cluster (gemm_cluster_split.cuh)
 // The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
-// H200 (bf16, L2 flushed, docs/perf/h200-cluster-split-2026-12-02): the skinny kernel is faster on the
-// short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
+// H200 (bf16, L2 flushed, docs/perf/h200-cluster-split-2026-12-02): the skinny kernel is faster on
+// the short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
 // from k = 4096 the swapped one is as fast or faster on every row measured (1x4096x4096 13.8
 // against 14.1, 16x4096x7168 21.3 against 21.0, the down projection 1x4096x14336 34.0 against
 // 37.8, 32x14336x4096 35.6 against 57.2, the LM head 1x128256x4096 261 against 279). K between
@@ -55,10 +63,21 @@ SwapSwitch swap_switch() {
   return SwapSwitch::kMeasured;
 }
 
-// Tokens a tile covers: 8, 16 or 32 (the wgmma N the device library has), so one tile column
-// holds every token and the weight is read once.
+// Tokens a tile covers: 8 to 128 (a wgmma N the device library has), so one tile column holds
+// every token and the weight is read once.
+constexpr int kTokenTiles[] = {8, 16, 32, 64, 128};
 int token_tile(int64_t m) {
-  return m <= 8 ? 8 : m <= 16 ? 16 : 32;
+  for (int bn : kTokenTiles) {
+    if (m <= bn) return bn;
+  }
+  return kTokenTiles[std::size(kTokenTiles) - 1];
+}
+
+// Shared memory for a consumer's epilogue: what gemm_sm90_ws_cuda.cpp gives one, or more where a
+// consumer's fp32 partial (the cluster split's, or the gated hand-over) needs it: bn / 2
+// accumulators of 128 threads.
+int epilogue_bytes(int bn) {
+  return std::max(2 * 64 * 64 * 2, bn / 2 * 128 * 4);
 }
 
 // Weight rows a tile reads: 128 (two 64-row consumer warpgroups) or 64 (one), the latter
@@ -73,12 +92,12 @@ unsigned threads_for(int bm) {
 // As many stages as fit beside the epilogue's buffers, at most 12.
 int stages_for(int bm, int bn) {
   const int stage = (bm + bn) * kBK * 2 + 16;
-  return std::min(12, (kSmemBudget - (bm / 64) * kEpilogueBytes - 2048) / stage);
+  return std::min(12, (kSmemBudget - (bm / 64) * epilogue_bytes(bn) - 2048) / stage);
 }
 
 unsigned smem_bytes(int bm, int bn) {
   const int stages = stages_for(bm, bn);
-  return static_cast<unsigned>(stages * (bm + bn) * kBK * 2 + (bm / 64) * kEpilogueBytes +
+  return static_cast<unsigned>(stages * (bm + bn) * kBK * 2 + (bm / 64) * epilogue_bytes(bn) +
                                2 * stages * 8 + 1024);
 }
 
@@ -91,7 +110,7 @@ KernelSpec swap_spec(DType dtype, int bm, int bn, int gated_act) {
        KernelConstant::integer("STAGES", stages_for(bm, bn)), KernelConstant::integer("GROUP_M", 8),
        KernelConstant::boolean("A_K_MAJOR", true), KernelConstant::boolean("B_K_MAJOR", true),
        KernelConstant::integer("GATED_ACT", gated_act), KernelConstant::integer("CLUSTER_M", 1),
-       KernelConstant::integer("EPILOGUE_BYTES", kEpilogueBytes),
+       KernelConstant::integer("EPILOGUE_BYTES", epilogue_bytes(bn)),
        KernelConstant::boolean("SWAP_AB", true),
        KernelConstant::boolean("SPLIT_IN_CLUSTER", true)});
 }
@@ -157,6 +176,12 @@ class GemmSwapCuda final : public GemmKernel {
       return std::string("needs a as [m, k] and b as [n, k] (trans_a=false, trans_b=true)");
     }
     if (call.m > kMaxM) return fmt::format("m = {} > {}: the tile kernel serves it", call.m, kMaxM);
+    if (mode == SwapSwitch::kMeasured && call.m > kMeasuredMaxM) {
+      return fmt::format(
+          "m = {} > {}: the tile kernel was faster on most such rows measured "
+          "(TILEOPS_GEMM_SWAP=always serves it)",
+          call.m, kMeasuredMaxM);
+    }
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
     if (call.k % 8 != 0) {
       return fmt::format("k = {} is not a multiple of 8 (16-byte rows, which TMA needs)", call.k);
@@ -271,7 +296,7 @@ const bool kVariants = [] {
   register_cuda_variants("gemm_swap_sm90", [] {
     std::vector<KernelSource> v;
     for (DType d : {DType::kFloat16, DType::kBFloat16}) {
-      for (int bn : {8, 16, 32}) {
+      for (int bn : kTokenTiles) {
         for (int gated = -1; gated < 3; ++gated) v.push_back(swap_spec(d, 128, bn, gated).source());
         v.push_back(swap_spec(d, 64, bn, -1).source());
       }
