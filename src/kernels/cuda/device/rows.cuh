@@ -162,6 +162,29 @@ struct RowCache {
     for (i64 i = begin + (i64)CACHE * stride + lane; i < end; i += stride) use(make(i));
   }
 
+  // The first pass split in two, for a pass that must see every cached pack before it uses any:
+  // load() fills the registers, for_cached() then visits them, for_uncached() the packs past them
+  // (p = make(i), read as it goes).
+  template <typename Make>
+  __device__ __forceinline__ void load(i64 begin, i64 end, Make make) {
+#pragma unroll
+    for (int c = 0; c < CACHE; ++c) {
+      const i64 i = begin + lane + (i64)c * stride;
+      if (i < end) v[c] = make(i);
+    }
+  }
+  template <typename F>
+  __device__ __forceinline__ void for_cached(i64 begin, i64 end, F f) const {
+#pragma unroll
+    for (int c = 0; c < CACHE; ++c) {
+      if (begin + lane + (i64)c * stride < end) f(v[c]);
+    }
+  }
+  template <typename Make, typename F>
+  __device__ __forceinline__ void for_uncached(i64 begin, i64 end, Make make, F f) const {
+    for (i64 i = begin + (i64)CACHE * stride + lane; i < end; i += stride) f(make(i));
+  }
+
   // A later pass over the same packs: f(i, p) with p from registers where cached, else reread(i).
   template <typename Reread, typename F>
   __device__ __forceinline__ void revisit(i64 begin, i64 end, Reread reread, F f) const {

@@ -3,8 +3,18 @@
 #pragma once
 
 #include "device/reduce.cuh"
+#include "device/rows.cuh"
 
 namespace tileops::dev {
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+// 2^x by the special-function unit (what __expf uses after scaling by log2(e)).
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
 
 __device__ __forceinline__ void online_update(float2& ms, float v) {
   if (v > ms.x) {
@@ -25,14 +35,54 @@ struct OnlineMerge {
   }
 };
 
-// y = exp(v - m) / s, or v - m - log(s) for log-softmax, from a row's final state.
-template <bool LOG_SOFTMAX>
+// A thread's state over its packs [begin, end) of a row, which it loads into `row`: the max of
+// the cached packs first, then their exponentials summed independently of each other (an online
+// update per element is a chain of dependent exponentials and branches, which made softmax
+// compute-bound), then the packs past the cache online, as they are read.
+template <typename T, int VEC, int CACHE, typename Make>
+__device__ __forceinline__ float2 row_state(RowCache<T, VEC, CACHE>& row, i64 begin, i64 end,
+                                            Make make) {
+  row.load(begin, end, make);
+  float m = Max::identity();
+  row.for_cached(begin, end, [&](const Pack<T, VEC>& p) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) m = fmaxf(m, to_float(p.v[k]));
+  });
+  float s = 0.0f;
+  if (m != Max::identity()) {
+    const float m_log2e = m * kLog2e;
+    row.for_cached(begin, end, [&](const Pack<T, VEC>& p) {
+      float e[VEC];
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) e[k] = exp2_approx(fmaf(to_float(p.v[k]), kLog2e, -m_log2e));
+#pragma unroll
+      for (int w = 1; w < VEC; w *= 2) {
+#pragma unroll
+        for (int k = 0; k + w < VEC; k += 2 * w) e[k] += e[k + w];
+      }
+      s += e[0];
+    });
+  }
+  float2 ms = make_float2(m, s);
+  row.for_uncached(begin, end, make, [&](const Pack<T, VEC>& p) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) online_update(ms, to_float(p.v[k]));
+  });
+  return ms;
+}
+
+// y = exp(v - m) / s, or v - m - log(s) for log-softmax, from a row's final state. FAST (for
+// 16-bit outputs, whose rounding dwarfs the difference) takes the exponential from the
+// special-function unit instead of expf.
+template <bool LOG_SOFTMAX, bool FAST = false>
 struct SoftmaxOut {
-  float m, log_s, inv_s;
-  __device__ explicit SoftmaxOut(float2 ms) : m(ms.x), log_s(logf(ms.y)), inv_s(1.0f / ms.y) {}
+  float m, m_log2e, log_s, inv_s;
+  __device__ explicit SoftmaxOut(float2 ms)
+      : m(ms.x), m_log2e(ms.x * kLog2e), log_s(logf(ms.y)), inv_s(1.0f / ms.y) {}
   __device__ float operator()(float v) const {
-    const float d = v - m;
-    return LOG_SOFTMAX ? d - log_s : expf(d) * inv_s;
+    if (LOG_SOFTMAX) return v - m - log_s;
+    if (FAST) return exp2_approx(fmaf(v, kLog2e, -m_log2e)) * inv_s;
+    return expf(v - m) * inv_s;
   }
 };
 

@@ -24,11 +24,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const bool last = blockIdx.x == gridDim.x - 1;
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CLUSTER_CACHE> cache;
-  float2 ms = OnlineMerge::identity();
-  cache.fill(begin, end, read, [&](const P& p) {
-#pragma unroll
-    for (int k = 0; k < VEC; ++k) online_update(ms, to_float(p.v[k]));
-  });
+  float2 ms = row_state(cache, begin, end, read);
   if (last) {
     for_each_index(packs * VEC, n, [&](i64 i) { online_update(ms, to_float(x[row * n + i])); });
   }
@@ -38,7 +34,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   ms = OnlineMerge::identity();
 #pragma unroll
   for (u32 r = 0; r < CLUSTER; ++r) ms = OnlineMerge::apply(ms, *sm90::cluster_map(&published, r));
-  const SoftmaxOut<LOG> out(ms);
+  const SoftmaxOut<LOG, (sizeof(T) < 4)> out(ms);
   cache.revisit(begin, end, read, [&](i64 i, const P& p) {
     yr[i] = make_pack<T, VEC>([&](int k) { return out(to_float(p.v[k])); });
   });

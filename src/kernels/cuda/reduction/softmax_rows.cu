@@ -1,6 +1,7 @@
 // softmax / log_softmax of rows of n contiguous elements (x seen as [rows, n]): one block a row
-// (LANES = 0) or a group of LANES lanes a row, several rows a block. One pass keeps a running
-// (max, sum) while caching up to CACHE packs per thread in registers, then the output pass; rows
+// (LANES = 0) or a group of LANES lanes a row, several rows a block. The first pass loads up to
+// CACHE packs per thread into registers and takes their (max, sum) (row_state), then the output
+// pass; rows
 // of any width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T,
 // VEC, CACHE, LANES, CLUSTER, LOG (log_softmax when true).
 #include "device/rows.cuh"
@@ -21,13 +22,9 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
   P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
-  float2 ms = OnlineMerge::identity();
-  row.fill(slot.begin(span.packs), slot.end(span.packs), read, [&](const P& p) {
-#pragma unroll
-    for (int k = 0; k < VEC; ++k) online_update(ms, to_float(p.v[k]));
-  });
+  float2 ms = row_state(row, slot.begin(span.packs), slot.end(span.packs), read);
   slot.for_each_edge(span, len, [&](i64 i) { online_update(ms, to_float(xs[i])); });
-  const SoftmaxOut<LOG> out(slot.template reduce<OnlineMerge>(ms, scratch));
+  const SoftmaxOut<LOG, (sizeof(T) < 4)> out(slot.template reduce<OnlineMerge>(ms, scratch));
   row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     yr[i] = make_pack<T, VEC>([&](int k) { return out(to_float(p.v[k])); });
   });
