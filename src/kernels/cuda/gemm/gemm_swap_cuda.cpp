@@ -130,9 +130,10 @@ struct SwapPlan {
 
 // The cut that streams the fewest weight rows x k-tiles per block over its waves, among tiles of
 // 128 and 64 rows and splits of 1 to kMaxSplits (each at least kMinKTilesPerSplit k-tiles deep),
-// fewer splits, then larger tiles, on ties. A split call must fit every tile's cluster on the
-// device at once: the splits of a tile wait for each other. slots(bm, s) is how many clusters of s
-// blocks fit, as the device answers. (Blocks that walked several split units each made
+// fewer splits, then larger tiles, on ties. A split is taken only where every tile's cluster fits
+// the device at once (the hardware schedules a cluster's blocks together, so this is for speed: a
+// second wave of clusters would double the call). slots(bm, s) is how many clusters of s blocks
+// fit, as the device answers. (Blocks that walked several split units each made
 // 1x13824x5120 take 66 us against the skinny kernel's 44, and one unit a block 42.1:
 // docs/perf/h200-swap-ab-2026-12-02.)
 template <typename Slots>
