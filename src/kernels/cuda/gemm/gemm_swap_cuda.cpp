@@ -22,6 +22,7 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
+#include "kernels/cuda/gemm/swap_plan.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "tileops/core/error.hpp"
 #include "tileops/framework/implementation.hpp"
@@ -39,10 +40,9 @@ constexpr int kMaxM = 128;
 // tokens over 4096 rows, and slower elsewhere (96x4096x4096 21.3 against 17.1, 128x1024x4096
 // 14.4 against 10.7, 128x7168x2048 15.5 against 13.0).
 constexpr int kMeasuredMaxM = 32;
-constexpr int kBK = 64;
+constexpr int kBK = kSwapKTile;
 constexpr int kSmemBudget = 227 * 1024;
-constexpr int kMinKTilesPerSplit = 4;
-constexpr int kMaxSplits = 8;  // a portable cluster (gemm_cluster_split.cuh)
+constexpr int kMaxSplits = kSwapMaxSplits;
 // The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
 // H200 (bf16, L2 flushed, docs/perf/h200-cluster-split-2026-12-02): the skinny kernel is faster on
 // the short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
@@ -80,11 +80,6 @@ int epilogue_bytes(int bn) {
   return std::max(2 * 64 * 64 * 2, bn / 2 * 128 * 4);
 }
 
-// Weight rows a tile reads: 128 (two 64-row consumer warpgroups) or 64 (one), the latter
-// where it puts more blocks to work (plan_for); gated tiles are always 128 (64 gate rows over
-// their 64 up rows).
-constexpr int kTileRows[] = {128, 64};
-
 unsigned threads_for(int bm) {
   return static_cast<unsigned>(128 * (1 + bm / 64));
 }
@@ -113,50 +108,6 @@ KernelSpec swap_spec(DType dtype, int bm, int bn, int gated_act) {
        KernelConstant::integer("EPILOGUE_BYTES", epilogue_bytes(bn)),
        KernelConstant::boolean("SWAP_AB", true),
        KernelConstant::boolean("SPLIT_IN_CLUSTER", true)});
-}
-
-// Output columns a tile of bm weight rows covers: bm, or half of them gated.
-int64_t tile_count(const GemmCall& call, int bm) {
-  const int cols = call.gated ? bm / 2 : bm;
-  return call.batch * ((call.n + cols - 1) / cols);
-}
-
-// How a call is cut: tiles of bm weight rows, K split over `splits` blocks of a cluster, at
-// most `slots` clusters running at once.
-struct SwapPlan {
-  int bm = 128, splits = 1;
-  int64_t tiles = 0, slots = 0;
-};
-
-// The cut that streams the fewest weight rows x k-tiles per block over its waves, among tiles of
-// 128 and 64 rows and splits of 1 to kMaxSplits (each at least kMinKTilesPerSplit k-tiles deep),
-// fewer splits, then larger tiles, on ties. A split is taken only where every tile's cluster fits
-// the device at once (the hardware schedules a cluster's blocks together, so this is for speed: a
-// second wave of clusters would double the call). slots(bm, s) is how many clusters of s blocks
-// fit, as the device answers. (Blocks that walked several split units each made
-// 1x13824x5120 take 66 us against the skinny kernel's 44, and one unit a block 42.1:
-// docs/perf/h200-swap-ab-2026-12-02.)
-template <typename Slots>
-SwapPlan plan_for(const GemmCall& call, int sms, Slots&& slots) {
-  const int64_t k_tiles = (call.k + kBK - 1) / kBK;
-  SwapPlan best;
-  int64_t best_cost = INT64_MAX;
-  for (int bm : kTileRows) {
-    if (call.gated && bm != 128) continue;
-    const int64_t tiles = tile_count(call, bm);
-    for (int s = 1; s <= kMaxSplits; ++s) {
-      if (s > 1 && k_tiles / s < kMinKTilesPerSplit) break;
-      const int64_t fit = s == 1 ? sms : slots(bm, s);
-      if (fit <= 0 || (s > 1 && tiles > fit)) continue;
-      const int64_t cost = (tiles + fit - 1) / fit * bm * ((k_tiles + s - 1) / s);
-      const bool better = cost < best_cost || (cost == best_cost && s < best.splits);
-      if (better) {
-        best = {bm, s, tiles, fit};
-        best_cost = cost;
-      }
-    }
-  }
-  return best;
 }
 
 class GemmSwapCuda final : public GemmKernel {
@@ -189,7 +140,7 @@ class GemmSwapCuda final : public GemmKernel {
     }
     if (!call.aligned16) return std::string("a or b does not start on a 16-byte boundary (TMA)");
     if (call.b_columns() >= (int64_t{1} << 31) || call.k >= (int64_t{1} << 31) ||
-        tile_count(call, 64) * 16 >= (int64_t{1} << 31)) {
+        swap_tile_count(call, 64) * 16 >= (int64_t{1} << 31)) {
       return std::string("a dimension reaches 2^31");
     }
     if (mode == SwapSwitch::kMeasured && call.k < kMinDepth) {
@@ -219,8 +170,8 @@ class GemmSwapCuda final : public GemmKernel {
     if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const int device = device_of(a);
     const int sms = sm_count(device);
-    const SwapPlan plan =
-        plan_for(call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
+    const SwapPlan plan = swap_plan_for(
+        call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
     const int bm = plan.bm;
     const CUfunction fn = function(bm).get(device);
     int splits = plan.splits;
