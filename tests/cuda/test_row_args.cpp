@@ -31,6 +31,26 @@ TEST(RowArgs, PointsAtEachTensorsDataThenTheScalarsThenTheRowCount) {
   EXPECT_EQ(*static_cast<const int64_t*>(a.args()[6]), 3);
 }
 
+// A tuning trial's list: its scratch tensors with the call's scalars, the row count its own.
+TEST(RowArgs, ATrialTakesItsTensorsAndTheCallsScalars) {
+  const Tensor x = Tensor::empty({2, 4}, DType::kFloat32, Device::cpu());
+  const Tensor y = Tensor::empty({2, 4}, DType::kFloat32, Device::cpu());
+  int64_t n = 4;
+  const RowArgs call(2, {&x}, {&y}, {&n});
+  ASSERT_EQ(call.scalars().size(), 1u);
+  EXPECT_EQ(call.scalars()[0], &n);
+  const Tensor scratch[] = {Tensor::empty({2, 4}, DType::kFloat32, Device::cpu()),
+                            Tensor::empty({2, 4}, DType::kFloat32, Device::cpu())};
+  const RowArgs trial(2, std::span<const Tensor>(scratch, 1),
+                      std::span<const Tensor>(scratch + 1, 1), call.scalars());
+  ASSERT_EQ(trial.args().size(), 4u);
+  EXPECT_EQ(*static_cast<const void* const*>(trial.args()[0]), scratch[0].data());
+  EXPECT_EQ(*static_cast<const void* const*>(trial.args()[1]), scratch[1].data());
+  EXPECT_EQ(trial.args()[2], &n);
+  EXPECT_EQ(*static_cast<const int64_t*>(trial.args()[3]), 2);
+  EXPECT_NE(trial.args()[3], call.args()[3]);
+}
+
 TEST(RowArgs, MoreTensorsThanAKernelTakesIsAContractError) {
   const Tensor t = Tensor::empty({1}, DType::kFloat32, Device::cpu());
   EXPECT_THROW(RowArgs(1, {&t, &t, &t, &t, &t}, {&t, &t, &t, &t}, {}), ContractError);

@@ -63,11 +63,36 @@ class RowArgs {
   RowArgs(int64_t rows, std::initializer_list<const Tensor*> inputs,
           std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars)
       : rows_(rows) {
-    if (inputs.size() + outputs.size() > kMaxTensors || scalars.size() > kMaxScalars) {
-      throw ContractError("RowArgs: more tensors or scalars than a row kernel takes");
-    }
+    if (inputs.size() + outputs.size() > kMaxTensors) throw_too_many();
     for (const Tensor* t : inputs) tensors_[tensor_count_++] = t;
     for (const Tensor* t : outputs) tensors_[tensor_count_++] = t;
+    fill(std::span<void* const>(scalars.begin(), scalars.size()));
+  }
+  // The same over other tensors (a tuning trial's scratch copies) with another list's scalars.
+  RowArgs(int64_t rows, std::span<const Tensor> inputs, std::span<const Tensor> outputs,
+          std::span<void* const> scalars)
+      : rows_(rows) {
+    if (inputs.size() + outputs.size() > kMaxTensors) throw_too_many();
+    for (const Tensor& t : inputs) tensors_[tensor_count_++] = &t;
+    for (const Tensor& t : outputs) tensors_[tensor_count_++] = &t;
+    fill(scalars);
+  }
+  RowArgs(const RowArgs&) = delete;
+  RowArgs& operator=(const RowArgs&) = delete;
+
+  std::span<const Tensor* const> tensors() const { return {tensors_.data(), tensor_count_}; }
+  std::span<void* const> args() const { return {args_.data(), arg_count_}; }
+  std::span<void* const> scalars() const {
+    return {args_.data() + tensor_count_, arg_count_ - tensor_count_ - 1};
+  }
+  int device() const { return device_of(*tensors_[0]); }
+
+ private:
+  [[noreturn]] static void throw_too_many() {
+    throw ContractError("RowArgs: more tensors or scalars than a row kernel takes");
+  }
+  void fill(std::span<void* const> scalars) {
+    if (scalars.size() > kMaxScalars) throw_too_many();
     for (size_t i = 0; i < tensor_count_; ++i) {
       data_[i] = tensors_[i]->data();
       args_[i] = const_cast<const void**>(&data_[i]);
@@ -77,14 +102,7 @@ class RowArgs {
     args_[k++] = &rows_;
     arg_count_ = k;
   }
-  RowArgs(const RowArgs&) = delete;
-  RowArgs& operator=(const RowArgs&) = delete;
 
-  std::span<const Tensor* const> tensors() const { return {tensors_.data(), tensor_count_}; }
-  std::span<void* const> args() const { return {args_.data(), arg_count_}; }
-  int device() const { return device_of(*tensors_[0]); }
-
- private:
   std::array<const Tensor*, kMaxTensors> tensors_{};
   std::array<const void*, kMaxTensors> data_{};
   std::array<void*, kMaxTensors + kMaxScalars + 1> args_{};

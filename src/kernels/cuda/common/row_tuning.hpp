@@ -101,26 +101,20 @@ class RowKernelSet {
   // tuned mode, the one settled for (dtype, rows, n, width).
   void run(int64_t rows, int64_t n, RowDefault untuned, std::initializer_list<const Tensor*> inputs,
            std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars) {
-    std::vector<const void*> data;
-    for (const Tensor* t : inputs) data.push_back(t->data());
-    for (const Tensor* t : outputs) data.push_back(t->data());
-    const int vec = spanned_vector_width(dtype_, n, RowArgs(rows, inputs, outputs, {}).tensors());
-    const int device = device_of(**inputs.begin());
-    std::vector<void*> tail(scalars);
-    int64_t rows_arg = rows;  // the kernels' last argument
-    tail.push_back(&rows_arg);
+    const RowArgs a(rows, inputs, outputs, scalars);
+    const int vec = spanned_vector_width(dtype_, n, a.tensors());
+    const int device = a.device();
     int config = default_row_config(untuned, rows, sm_count(device));
     if (tuner_.tuned()) {
+      // Trials run inside choose(), while the call's scalars are still alive.
       config = choose(device, rows, n, vec, config, inputs, outputs,
-                      [this, device, rows, n, vec, tail](int c, std::span<const Tensor> in,
-                                                         std::span<const Tensor> out) {
-                        std::vector<const void*> d;
-                        for (const Tensor& t : in) d.push_back(t.data());
-                        for (const Tensor& t : out) d.push_back(t.data());
-                        enqueue(device, rows, n, vec, c, d, tail);
+                      [this, device, rows, n, vec, &a](int c, std::span<const Tensor> in,
+                                                       std::span<const Tensor> out) {
+                        const RowArgs trial(rows, in, out, a.scalars());
+                        enqueue(device, rows, n, vec, c, trial.args());
                       });
     }
-    enqueue(device, rows, n, vec, config, data, tail);
+    enqueue(device, rows, n, vec, config, a.args());
   }
 
   // The candidate and block size of the last launch, for Kernel::config().
@@ -131,14 +125,11 @@ class RowKernelSet {
  private:
   // Launches candidate `config` with one block per row and records it for last_config().
   void enqueue(int device, int64_t rows, int64_t n, int vec, int config,
-               const std::vector<const void*>& data, const std::vector<void*>& scalars) {
+               std::span<void* const> args) {
     const RowConfig& rc = kRowConfigs[config];
     const unsigned block = row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
     last_config_.store(config, std::memory_order_relaxed);
     last_block_.store(block, std::memory_order_relaxed);
-    std::vector<void*> args;
-    for (const void* const& p : data) args.push_back(const_cast<const void**>(&p));
-    args.insert(args.end(), scalars.begin(), scalars.end());
     CUfunction fn = fns_[(vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0)]->get(device);
     launch(fn, device, static_cast<unsigned>(rows), 1, block, 0, args);
   }

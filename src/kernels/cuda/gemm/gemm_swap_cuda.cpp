@@ -40,9 +40,7 @@ constexpr int kMaxM = 128;
 // tokens over 4096 rows, and slower elsewhere (96x4096x4096 21.3 against 17.1, 128x1024x4096
 // 14.4 against 10.7, 128x7168x2048 15.5 against 13.0).
 constexpr int kMeasuredMaxM = 32;
-constexpr int kBK = kSwapKTile;
 constexpr int kSmemBudget = 227 * 1024;
-constexpr int kMaxSplits = kSwapMaxSplits;
 // The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
 // H200 (bf16, L2 flushed, docs/perf/h200-cluster-split-2026-12-02): the skinny kernel is faster on
 // the short rows of small weights (1x2048x2048 5.6 against 6.5 us, 1x4096x1024 5.3 against 6.5);
@@ -86,14 +84,14 @@ unsigned threads_for(int bm) {
 
 // As many stages as fit beside the epilogue's buffers, at most 12.
 int stages_for(int bm, int bn) {
-  const int stage = (bm + bn) * kBK * 2 + 16;
+  const int stage = (bm + bn) * kSwapKTile * 2 + 16;
   return std::min(12, (kSmemBudget - (bm / 64) * epilogue_bytes(bn) - 2048) / stage);
 }
 
 unsigned smem_bytes(int bm, int bn) {
   const int stages = stages_for(bm, bn);
-  return static_cast<unsigned>(stages * (bm + bn) * kBK * 2 + (bm / 64) * epilogue_bytes(bn) +
-                               2 * stages * 8 + 1024);
+  return static_cast<unsigned>(stages * (bm + bn) * kSwapKTile * 2 +
+                               (bm / 64) * epilogue_bytes(bn) + 2 * stages * 8 + 1024);
 }
 
 // gated_act: -1, or the GatedActivation code of a gated call.
@@ -101,7 +99,7 @@ KernelSpec swap_spec(DType dtype, int bm, int bn, int gated_act) {
   return KernelSpec(
       "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
       {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", bm),
-       KernelConstant::integer("BN", bn), KernelConstant::integer("BK", kBK),
+       KernelConstant::integer("BN", bn), KernelConstant::integer("BK", kSwapKTile),
        KernelConstant::integer("STAGES", stages_for(bm, bn)), KernelConstant::integer("GROUP_M", 8),
        KernelConstant::boolean("A_K_MAJOR", true), KernelConstant::boolean("B_K_MAJOR", true),
        KernelConstant::integer("GATED_ACT", gated_act), KernelConstant::integer("CLUSTER_M", 1),
@@ -184,9 +182,10 @@ class GemmSwapCuda final : public GemmKernel {
     // tokens its B (one box of the tile's token rows).
     const TensorMapBits map_w =
         encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
-                                        call.gated ? 64 : static_cast<unsigned>(bm), kBK);
-    const TensorMapBits map_x = encode_tensor_map_sw128_batched(
-        {a.data(), call.dtype, m64, k, k, batch64, m64 * k}, static_cast<unsigned>(bn_), kBK);
+                                        call.gated ? 64 : static_cast<unsigned>(bm), kSwapKTile);
+    const TensorMapBits map_x =
+        encode_tensor_map_sw128_batched({a.data(), call.dtype, m64, k, k, batch64, m64 * k},
+                                        static_cast<unsigned>(bn_), kSwapKTile);
     const TailPointers tp = tail_pointers(call, tail);
     void* dp = d.data();
     int out_cols = static_cast<int>(call.n), tokens = static_cast<int>(call.m);
@@ -239,7 +238,7 @@ class GemmSwapCuda final : public GemmKernel {
   int bn_;
   std::array<std::unique_ptr<CudaFunction>, 2> fns_;  // 128-row tiles, 64-row tiles (not gated)
   std::atomic<int> last_plan_{128 * 16 + 1};          // bm * 16 + splits of the last call
-  std::array<std::array<std::array<std::atomic<int>, kMaxSplits + 1>, 2>, kMaxDevices>
+  std::array<std::array<std::array<std::atomic<int>, kSwapMaxSplits + 1>, 2>, kMaxDevices>
       cluster_slots_{};
 };
 

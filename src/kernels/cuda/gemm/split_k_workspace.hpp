@@ -1,6 +1,7 @@
-// The caller-owned workspace of gemm_sm90_ws.cu's split-K (the tile kernel and its swapped-operand
-// form): a counter per tile and consumer, then every split's fp32 partial of each consumer's 64
-// rows, and how a launch carves and readies it.
+// The caller-owned workspace of the tile kernel's split-K (gemm_sm90_ws.cu without
+// SPLIT_IN_CLUSTER; the swapped-operand form splits within a cluster and needs none): a counter
+// per tile and consumer, then every split's fp32 partial of each consumer's 64 rows, and how a
+// launch carves and readies it.
 #pragma once
 
 #include <cstdint>
