@@ -38,8 +38,8 @@ class CudaTuning : public testing::TuningDirTest {
 const std::vector<std::string> kGemmTiles{"64x64x16/4x4",  "128x64x16/8x4", "64x128x16/4x8",
                                           "128x128x8/8x8", "32x64x16/2x4",  "64x32x16/4x2"};
 const std::vector<std::string> kRowConfigs{"cache=0/per_thread=1", "cache=0/per_thread=2",
-                                           "cache=0/per_thread=4", "cache=8/per_thread=1",
-                                           "cache=8/per_thread=2", "cache=8/per_thread=4"};
+                                           "cache=0/per_thread=4", "cache=4/per_thread=1",
+                                           "cache=4/per_thread=2", "cache=4/per_thread=4"};
 
 TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
   for (bool trans_b : {false, true}) {

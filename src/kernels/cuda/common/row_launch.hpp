@@ -112,7 +112,11 @@ class RowArgs {
 
 // Packs each thread of a row kernel keeps in registers, and the block size that leaves room for
 // them (the kernels declare __launch_bounds__(512): at most 128 registers a thread).
-inline constexpr int kRowCache = 8;
+// Four: the block-size candidates give a thread at most four packs below 512 threads, and a deeper
+// array, live for the whole kernel whether used or not, costs registers and so resident blocks
+// (softmax 4096x4096 bf16 at 48% of a copy with 8: docs/perf/h200-cluster-split-2026-12-02).
+// NOT YET MEASURED: run the softmax and fp16 norm sweeps against main before merging.
+inline constexpr int kRowCache = 4;
 
 // The cache depth a norm kernel is built with. Measured on the H200 (docs/perf): keeping the row
 // in registers made fp16 and fp32 RMSNorm and LayerNorm faster (RMSNorm llama-405b prefill fp16
