@@ -6,7 +6,10 @@ against the float64 reference first, the same-size device copy timed beside it),
 is the CLI's own. Writes DIR/rows-sweep.json and DIR/rows-sweep.md.
 
     python3 scripts/gpu/rows_sweep.py [--tileops .gpu/bin/tileops] [--out DIR] [--iters N]
-        [--dtype bfloat16] [--ops RMSNormFwdOp,...]
+        [--dtype bfloat16] [--ops RMSNormFwdOp,...] [--shapes 4096x4096,...] [--tuned]
+
+--tuned benches in tuned mode (`tileops bench --tuned`: the first call of a shape tunes it), so
+the rows show what `tileops tune` would settle on beside the untuned rows of another run.
 """
 import argparse
 import json
@@ -46,16 +49,19 @@ def main():
     p.add_argument("--dtype", default="bfloat16")
     p.add_argument("--ops", default="RMSNormFwdOp,LayerNormFwdOp,FusedAddRMSNormFwdOp,"
                    "SoftmaxFwdOp,LogSoftmaxFwdOp,SiluAndMulFwdOp")
+    p.add_argument("--shapes", default="", help="rows x n, comma-separated (default: all)")
+    p.add_argument("--tuned", action="store_true")
     p.add_argument("--timeout", type=float, default=60)
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows_out = []
+    shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
     for op in args.ops.split(","):
-        for rows, n in SHAPES:
+        for rows, n in shapes:
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
                 path = f.name
             cmd = [args.tileops, "bench", op, *op_args(op, rows, n), "--dtype", args.dtype,
-                   "--iters", str(args.iters), "--json", path]
+                   "--iters", str(args.iters), "--json", path] + (["--tuned"] if args.tuned else [])
             try:
                 r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
                 res = json.load(open(path))["results"][0] if r.returncode == 0 else None

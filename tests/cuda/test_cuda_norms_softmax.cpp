@@ -117,14 +117,15 @@ TEST_P(CudaNorms, SoftmaxVariantsServeTheirCalls) {
   }
 }
 
-// Rows of up to 128 packs run with a group of lanes a row (4 to 32 lanes, several rows a block);
-// widths off the 16-byte pack start each row at another offset from a boundary (RowSpan), and
-// row counts off a block's rows leave groups with no row.
+// Rows of up to 128 packs run with a group of lanes a row (1 to 32 lanes, several rows a block);
+// widths off the 16-byte pack start each row at another offset from a boundary (RowSpan), rows
+// off the pack shorter than four packs move an element an access, and row counts off a block's
+// rows leave groups with no row.
 TEST_P(CudaNorms, ShortRowsTakeAGroupOfLanesARow) {
   TILEOPS_REQUIRE_CUDA();
   const int64_t limit = GetParam() == DType::kFloat32 ? 512 : 1024;
-  for (int64_t n :
-       {int64_t{1}, int64_t{3}, int64_t{7}, int64_t{32}, int64_t{100}, limit - 1, limit}) {
+  for (int64_t n : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{7}, int64_t{16}, int64_t{31},
+                    int64_t{32}, int64_t{100}, limit - 1, limit}) {
     for (int64_t rows : {1, 5, 4099}) {
       RMSNormFwdOp rms({.normalized_shape = {n}});
       EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));
@@ -141,6 +142,15 @@ TEST_P(CudaNorms, ShortRowsTakeAGroupOfLanesARow) {
       EXPECT_EQ(soft.last_call()->served_by, "softmax_warp_rows_cuda");
       LogSoftmaxFwdOp log_soft({.dim = -1});
       EXPECT_TRUE(cuda_matches_reference(log_soft, {Shape{rows, n}}, GetParam()));
+      // One lane a row of two elements (an element an access), two a row of seven; a row of 32
+      // is four 16-byte packs in 16-bit types and eight in float32, two lanes' either way.
+      const bool wide = GetParam() != DType::kFloat32;
+      if (n == 2) EXPECT_EQ(soft.kernel_config(), "lanes_per_row=1,vec=1,block=256");
+      if (n == 7) EXPECT_EQ(soft.kernel_config(), "lanes_per_row=2,vec=1,block=256");
+      if (n == 32) {
+        EXPECT_EQ(soft.kernel_config(),
+                  wide ? "lanes_per_row=2,vec=8,block=256" : "lanes_per_row=2,vec=4,block=256");
+      }
     }
   }
   // Misaligned (every tensor one element off a boundary): one element an access.

@@ -110,26 +110,26 @@ class RowArgs {
   size_t tensor_count_ = 0, arg_count_ = 0;
 };
 
-// Packs each thread of a row kernel keeps in registers, and the block size that leaves room for
-// them (the kernels declare __launch_bounds__(512): at most 128 registers a thread).
-// Four: the block-size candidates give a thread at most four packs below 512 threads, and a deeper
-// array, live for the whole kernel whether used or not, costs registers and so resident blocks
-// (softmax 4096x4096 bf16 at 48% of a copy with 8: docs/perf/h200-cluster-split-2026-12-02).
-// NOT YET MEASURED: run the softmax and fp16 norm sweeps against main before merging.
+// Packs each thread of a row kernel keeps in registers. Four: the block-size candidates give a
+// thread at most four packs, and the kernels that cache declare launch bounds of two 512-thread
+// blocks an SM (TILEOPS_ROW_BOUNDS: 64 registers a thread). An 8-pack array took 106 registers and
+// held a 4096-wide softmax row to four blocks an SM, 48% of a copy against 88% with four
+// (docs/perf/h200-rows-2026-12-02).
 inline constexpr int kRowCache = 4;
 
 // The cache depth a norm kernel is built with. Measured on the H200 (docs/perf): keeping the row
 // in registers made fp16 and fp32 RMSNorm and LayerNorm faster (RMSNorm llama-405b prefill fp16
-// 82% -> 96% of the copy) but bfloat16 slower (78% -> 51%), for a reason not yet understood, so
-// bfloat16 re-reads the row from L1/L2 instead (depth 0). `tileops tune` agrees: on the H200
-// it never chose caching for a bfloat16 norm.
+// 82% -> 96% of the copy) but bfloat16 slower (78% -> 51% with the 8-pack cache, whose registers
+// capped the resident blocks), so bfloat16 re-reads the row from L1/L2 instead (depth 0). With
+// the 4-pack cache `tileops tune` still chose depth 0 for bf16 RMSNorm 4096x4096 and depth 4 for
+// 2048x4095 (docs/perf/h200-rows-2026-12-02): no one depth wins every bf16 row.
 inline int norm_cache_depth(DType dtype) {
   return dtype == DType::kBFloat16 ? 0 : kRowCache;
 }
 inline constexpr int64_t kRowMaxThreads = 512;
 
 // Threads per row block when each thread takes about per_thread accesses, rounded to warps, in
-// [32, 512] when caching (the launch bounds then leave 128 registers a thread), else [32, 1024].
+// [32, 512] when caching (the launch bounds then leave 64 registers a thread), else [32, 1024].
 inline unsigned row_block_threads(int64_t n, int vec, int64_t per_thread, bool cached) {
   const int64_t packs = (n + vec - 1) / vec;
   const int64_t threads = (packs + per_thread - 1) / per_thread;

@@ -68,6 +68,9 @@ class FusedAddRMSNormWarpRowsCuda final
     : public WarpRowsCuda<FusedAddRMSNormWarpRowsCuda, FusedAddRMSNormKernel> {
  public:
   using WarpRowsCuda::WarpRowsCuda;
+  // Two packs a lane, not four: with x, the residual and their sum a row, four made 65536x128
+  // bf16 take 24.1 us against 21.5 with two on the H200 (docs/perf/h200-rows-2026-12-02).
+  static constexpr int kPacksPerLane = 2;
   static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const FusedAddRMSNormCall& call, const DeviceFacts&) {
     return warp_rows_refusal(call.dtype, call.n);
