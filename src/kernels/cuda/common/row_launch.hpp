@@ -113,7 +113,7 @@ class RowArgs {
 // Packs each thread of a row kernel keeps in registers. Four: the block-size candidates give a
 // thread at most four packs, and the kernels that cache declare launch bounds of two 512-thread
 // blocks an SM (TILEOPS_ROW_BOUNDS: 64 registers a thread). An 8-pack array took 106 registers and
-// held a 4096-wide softmax row to four blocks an SM, 48% of a copy against 88% with four
+// held a 4096-wide softmax row to four blocks an SM, 48% of a copy against 87% with four
 // (docs/perf/h200-rows-2026-12-02).
 inline constexpr int kRowCache = 4;
 

@@ -70,19 +70,14 @@ struct RowSlot {
     }
     return packs;
   }
-  // Whether this thread's block walks the row's head (its elements before the first 16-byte
-  // boundary) and its tail (those after the last whole pack): every block, or in a cluster the
-  // first and the last.
-  __device__ __forceinline__ bool has_head() const { return CLUSTER == 0 || rank == 0; }
-  __device__ __forceinline__ bool has_tail() const { return CLUSTER == 0 || rank == CLUSTER - 1; }
   // f(i) for this thread's elements of a row of n outside the span's body: the head, then the
   // tail.
   template <typename Span, typename F>
   __device__ __forceinline__ void for_each_edge(const Span& span, i64 n, F f) const {
-    if (has_head()) {
+    if (CLUSTER == 0 || rank == 0) {
       for (i64 i = lane; i < span.head; i += stride) f(i);
     }
-    if (has_tail()) {
+    if (CLUSTER == 0 || rank == CLUSTER - 1) {
       for (i64 i = span.body_end() + lane; i < n; i += stride) f(i);
     }
   }
@@ -143,50 +138,6 @@ struct RowSpan {
 #pragma unroll
     for (int k = 0; k < VEC; ++k) p.v[k] = w[head + i * VEC + k];
     return p;
-  }
-};
-
-// A thread's elements of a row outside its span's body (RowSlot::for_each_edge's). With one block
-// or a cluster a row, a thread has at most one on each side (fewer than VEC lie there, a block has
-// 32 threads or more): they are read into registers when this is made, before the body's first
-// pass, so their loads are in flight with the packs' instead of following the pass (rows off the
-// 16-byte pack: RMSNorm 4096x4097 bf16 took 25.8 us against 20.4 for 4096x4096 on the H200,
-// docs/perf/h200-rows-2026-12-02). A group of lanes a row reads them where they are used: up to
-// 2 * (VEC - 1) / LANES of them would take the registers its packs need (ptxas spilled).
-template <typename T, int VEC, int LANES>
-struct RowEdges {
-  static constexpr bool kHeld = LANES == 0 && VEC > 1;
-  float v[2];
-  const T* row;
-
-  template <typename Slot, typename Span>
-  __device__ __forceinline__ RowEdges(const Slot& slot, const Span& span, const T* row_, i64 n)
-      : row(row_) {
-    if constexpr (kHeld) {
-      for_each_slot(slot, span, n, [&](int c, i64 i) { v[c] = to_float(row[i]); });
-    }
-  }
-  // Element i of the row, held in slot c (for_each_slot's).
-  __device__ __forceinline__ float value(int c, i64 i) const {
-    if constexpr (kHeld) return v[c];
-    return to_float(row[i]);
-  }
-  // f(i, value) for each of them: the head, then the tail.
-  template <typename Slot, typename Span, typename F>
-  __device__ __forceinline__ void for_each(const Slot& slot, const Span& span, i64 n, F f) const {
-    for_each_slot(slot, span, n, [&](int c, i64 i) { f(i, value(c, i)); });
-  }
-  // g(c, i) for each, c its slot (the same in every RowEdges of one slot and span).
-  template <typename Slot, typename Span, typename G>
-  __device__ __forceinline__ static void for_each_slot(const Slot& slot, const Span& span, i64 n,
-                                                       G g) {
-    if constexpr (kHeld) {
-      if (slot.has_head() && slot.lane < span.head) g(0, (i64)slot.lane);
-      const i64 i = span.body_end() + slot.lane;
-      if (slot.has_tail() && i < n) g(1, i);
-    } else {
-      slot.for_each_edge(span, n, [&](i64 i) { g(0, i); });
-    }
   }
 };
 

@@ -23,12 +23,6 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
   const P* rp = span.packs_of(residual + off);
   P* op = span.packs_of(residual_out + off);
   P* yp = span.packs_of(y + off);
-  const RowEdges<T, VEC, LANES> x_edges(slot, span, x + off, len);
-  const RowEdges<T, VEC, LANES> r_edges(slot, span, residual + off, len);
-  // An edge's sum, rounded to T as the residual output holds it.
-  auto edge_sum = [&](int c, i64 i) {
-    return from_float<T>(x_edges.value(c, i) + r_edges.value(c, i));
-  };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
   row.fill(
@@ -46,8 +40,8 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
           ss += v * v;
         }
       });
-  x_edges.for_each_slot(slot, span, len, [&](int c, i64 i) {
-    const T s = edge_sum(c, i);
+  slot.for_each_edge(span, len, [&](i64 i) {
+    const T s = from_float<T>(to_float(x[off + i]) + to_float(residual[off + i]));
     residual_out[off + i] = s;
     const float v = to_float(s);
     ss += v * v;
@@ -59,7 +53,7 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
         const P g = span.column_pack(w, i);
         yp[i] = make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); });
       });
-  x_edges.for_each_slot(slot, span, len, [&](int c, i64 i) {
-    y[off + i] = from_float<T>(to_float(edge_sum(c, i)) * inv * to_float(w[i]));
+  slot.for_each_edge(span, len, [&](i64 i) {
+    y[off + i] = from_float<T>(to_float(residual_out[off + i]) * inv * to_float(w[i]));
   });
 }

@@ -21,7 +21,6 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
-  const RowEdges<T, VEC, LANES> edges(slot, span, xs, len);
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;
   row.fill(slot.begin(span.packs), slot.end(span.packs), read, [&](const P& p) {
@@ -31,12 +30,15 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
       ss += v * v;
     }
   });
-  edges.for_each(slot, span, len, [&](i64, float v) { ss += v * v; });
+  slot.for_each_edge(span, len, [&](i64 i) {
+    const float v = to_float(xs[i]);
+    ss += v * v;
+  });
   const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
   row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     const P g = span.column_pack(w, i);
     yr[i] = make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); });
   });
-  edges.for_each(slot, span, len,
-                 [&](i64 i, float v) { ys[i] = from_float<T>(v * inv * to_float(w[i])); });
+  slot.for_each_edge(span, len,
+                     [&](i64 i) { ys[i] = from_float<T>(to_float(xs[i]) * inv * to_float(w[i])); });
 }

@@ -21,13 +21,12 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
-  const RowEdges<T, VEC, LANES> edges(slot, span, xs, len);
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float2 ms = row_state(row, slot.begin(span.packs), slot.end(span.packs), read);
-  edges.for_each(slot, span, len, [&](i64, float v) { online_update(ms, v); });
+  slot.for_each_edge(span, len, [&](i64 i) { online_update(ms, to_float(xs[i])); });
   const SoftmaxOut<LOG, (sizeof(T) < 4)> out(slot.template reduce<OnlineMerge>(ms, scratch));
   row.revisit(slot.begin(span.packs), slot.end(span.packs), read, [&](i64 i, const P& p) {
     yr[i] = make_pack<T, VEC>([&](int k) { return out(to_float(p.v[k])); });
   });
-  edges.for_each(slot, span, len, [&](i64 i, float v) { ys[i] = from_float<T>(out(v)); });
+  slot.for_each_edge(span, len, [&](i64 i) { ys[i] = from_float<T>(out(to_float(xs[i]))); });
 }
