@@ -42,7 +42,8 @@ TILEOPS_API StreamHandle create_stream(int device);
 TILEOPS_API void synchronize(int device);
 
 // Copies src into dst (same shape and dtype, both contiguous), between any of host and device.
-// Synchronises with the device's current stream for device-to-host copies.
+// Copies that touch the device run on its current stream, in order with the kernels there; one
+// between host and device returns when the bytes have landed (it waits for that stream).
 TILEOPS_API void copy(const Tensor& dst, const Tensor& src);
 TILEOPS_API Tensor to_device(const Tensor& src, Device device);
 // Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float

@@ -178,12 +178,21 @@ void copy(const Tensor& dst, const Tensor& src) {
     check(api.cuMemcpyDtoDAsync(dptr(dst), dptr(src), bytes,
                                 static_cast<CUstream>(current_stream(dst.device().index))),
           "cuMemcpyDtoDAsync");
-  } else if (dst_dev) {
-    synchronize(dst.device().index);  // the allocation may still be pending on the stream
-    check(api.cuMemcpyHtoD(dptr(dst), src.data(), bytes), "cuMemcpyHtoD");
-  } else if (src_dev) {
-    synchronize(src.device().index);
-    check(api.cuMemcpyDtoH(dst.data(), dptr(src), bytes), "cuMemcpyDtoH");
+  } else if (dst_dev || src_dev) {
+    // On the device's current stream, then waited for. The synchronous cuMemcpyHtoD runs on the
+    // legacy stream, which the current (non-blocking) stream does not wait for, and from pageable
+    // memory it returns once the bytes are staged, not landed: a kernel launched next could read
+    // the memory's old contents (the likely cause of a bf16 GEMM test's one failure on the H200,
+    // docs/perf/h200-rows-2026-12-02).
+    const int device = (dst_dev ? dst : src).device().index;
+    device_state(device);
+    const auto stream = static_cast<CUstream>(current_stream(device));
+    if (dst_dev) {
+      check(api.cuMemcpyHtoDAsync(dptr(dst), src.data(), bytes, stream), "cuMemcpyHtoDAsync");
+    } else {
+      check(api.cuMemcpyDtoHAsync(dst.data(), dptr(src), bytes, stream), "cuMemcpyDtoHAsync");
+    }
+    check(api.cuStreamSynchronize(stream), "cuStreamSynchronize");
   } else {
     Tensor(dst).copy_from(src);
   }

@@ -47,8 +47,8 @@ LoadedDriver load() {
   bind(lib, a.cuCtxSynchronize, "cuCtxSynchronize", e);
   bind(lib, a.cuMemAllocAsync, "cuMemAllocAsync", e);
   bind(lib, a.cuMemFreeAsync, "cuMemFreeAsync", e);
-  bind(lib, a.cuMemcpyHtoD, "cuMemcpyHtoD_v2", e);
-  bind(lib, a.cuMemcpyDtoH, "cuMemcpyDtoH_v2", e);
+  bind(lib, a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", e);
+  bind(lib, a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", e);
   bind(lib, a.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", e);
   bind(lib, a.cuMemsetD8Async, "cuMemsetD8Async", e);
   bind(lib, a.cuStreamCreate, "cuStreamCreate", e);
