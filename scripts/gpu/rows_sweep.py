@@ -55,7 +55,9 @@ def main():
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows_out = []
-    shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")] if args.shapes else SHAPES
+    shapes = SHAPES
+    if args.shapes:
+        shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
     for op in args.ops.split(","):
         for rows, n in shapes:
             with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:

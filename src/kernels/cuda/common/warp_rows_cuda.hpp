@@ -63,17 +63,6 @@ inline int warp_row_lanes(int64_t n, int vec, int packs_per_lane = kWarpRowsCach
   return static_cast<int>(std::clamp<int64_t>(want, kWarpRowLanes.front(), kWarpRowLanes.back()));
 }
 
-// The packs a lane takes in Derived's kernel: Derived::kPacksPerLane where it declares one (a
-// kernel with more streams a row, measured faster with fewer), else kWarpRowsCache.
-template <typename Derived>
-constexpr int warp_row_packs_per_lane() {
-  if constexpr (requires { Derived::kPacksPerLane; }) {
-    return Derived::kPacksPerLane;
-  } else {
-    return kWarpRowsCache;
-  }
-}
-
 // Every source a warp-rows kernel may run for dtype: each lane count, wide and scalar access.
 inline std::vector<KernelSource> warp_row_kernel_variants(const RowKernelDecl& k, DType dtype) {
   std::vector<KernelSource> v;
@@ -130,8 +119,9 @@ class WarpRowKernelSet {
 template <typename Derived, typename InterfaceT>
 class WarpRowsCuda : public PerDTypeCuda<Derived, InterfaceT> {
  public:
-  explicit WarpRowsCuda(DType dtype)
-      : set_(Derived::kernel(), dtype, warp_row_packs_per_lane<Derived>()) {}
+  // Packs a lane takes; a kernel with more streams a row declares fewer (measured faster).
+  static constexpr int kPacksPerLane = kWarpRowsCache;
+  explicit WarpRowsCuda(DType dtype) : set_(Derived::kernel(), dtype, Derived::kPacksPerLane) {}
   std::string config() const override { return set_.last_config(); }
 
  protected:
