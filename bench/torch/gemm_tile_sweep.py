@@ -5,10 +5,11 @@ against torch first (NaN-poisoned output block, every element).
 A tile is forced through the tuning store (TILEOPS_TUNING_DIR/<board>.tsv, the file
 `request_tune()` reads), one process per tile, since a process keeps the choice it read. Times
 are torch.profiler kernel records with the L2 flushed before each call (gemm_bench.py), median
-of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02) and `small-mid`
-(docs/perf/h200-epilogue-2026-12-02).
+of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
+(docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
+docs/perf/h200-a-multicast-2026-12-02). cuBLAS is torch.matmul, or torch.bmm for the batched rows.
 
-    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid] [--tiles T,T,...|all] [--out DIR]
+    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention] [--tiles T,T,...|all] [--out DIR]
 """
 import argparse
 import json
@@ -26,14 +27,31 @@ SHAPE_SETS = {
                   (256, 4096, 7168, False, True), (128, 2112, 7168, False, True),
                   (128, 7168, 2048, False, True), (1024, 1024, 1024, False, False),
                   (4096, 4096, 7168, False, True), (2048, 2048, 2048, False, True)],
+    "mid-m": [(64, 4096, 7168, False, True), (128, 4096, 7168, False, True),
+              (128, 2112, 7168, False, True), (96, 4096, 4096, False, True),
+              (48, 4096, 4096, False, True), (64, 14336, 4096, False, True),
+              (128, 14336, 4096, False, True), (128, 7168, 2048, False, True),
+              (256, 4096, 7168, False, True)],
+    # BmmFwdOp (a sixth entry: the batch): attention-shaped q @ k^T and p @ v over 64 heads.
+    "attention": [(512, 512, 128, False, True, 64), (512, 128, 512, False, False, 64),
+                  (1024, 1024, 128, False, True, 32), (1024, 128, 1024, False, False, 32)],
 }
 TILES = ["128x256x64/s4", "128x256x64/s4/c2", "128x128x64/s6", "128x128x64/s6/c2"]
 ALL_TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
-             "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8"]
+             "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",
+             "64x32x64/s16/n2"]
 
 
-def spec(m, n, k, ta, tb):
-    return f"bfloat16 m={m} n={n} k={k} {'t' if ta else 'n'}{'t' if tb else 'n'}"
+def spec(m, n, k, ta, tb, batch=None):
+    return (f"bfloat16 m={m} n={n} k={k} {'t' if ta else 'n'}{'t' if tb else 'n'}"
+            + (f" batch={batch}" if batch and batch > 1 else ""))
+
+
+def bmm_operands(batch, m, n, k, tb, dtype):
+    import torch
+    a = torch.randn(batch, m, k, device="cuda", dtype=dtype)
+    b = torch.randn(*((batch, n, k) if tb else (batch, k, n)), device="cuda", dtype=dtype)
+    return a, b / k ** 0.5
 
 
 def one_tile(tile, iters, shapes):
@@ -42,28 +60,38 @@ def one_tile(tile, iters, shapes):
     board = torch.cuda.get_device_name(0)
     name = "".join(c if c.isalnum() or c in "._-" else "_" for c in board)
     with open(os.path.join(os.environ["TILEOPS_TUNING_DIR"], name + ".tsv"), "w") as f:
-        for m, n, k, ta, tb in shapes:
-            f.write(f"gemm_sm90_ws\t{spec(m, n, k, ta, tb)}\t{tile}\n")
+        for shape in shapes:
+            f.write(f"gemm_sm90_ws\t{spec(*shape)}\t{tile}\n")
     import tileops_torch
     from gemm_bench import Flush, make_operands, median_times, torch_gemm
     flush = Flush()
     rows = []
-    for m, n, k, ta, tb in shapes:
-        a, b = make_operands(m, n, k, ta, tb, torch.bfloat16)
-        ref = torch_gemm(a, b, ta, tb).float()
-        op = tileops_torch.GemmFwdOp(trans_a=ta, trans_b=tb)
+    for m, n, k, ta, tb, *batched in shapes:
+        batch = batched[0] if batched else None
+        if batch is None:
+            a, b = make_operands(m, n, k, ta, tb, torch.bfloat16)
+            op = tileops_torch.GemmFwdOp(trans_a=ta, trans_b=tb)
+            def theirs(a=a, b=b):
+                return torch_gemm(a, b, ta, tb)
+        else:
+            a, b = bmm_operands(batch, m, n, k, tb, torch.bfloat16)
+            op = tileops_torch.BmmFwdOp(trans_b=tb)
+            def theirs(a=a, b=b):
+                return torch.bmm(a, b.transpose(1, 2) if tb else b)
+        ref = theirs().float()
         op(a, b)  # an op tunes on the device of a call it has made
         op.request_tune()
-        poison = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        poison = torch.full((batch or 1, m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
         del poison  # the caching allocator hands this block to the op's output
         y = op(a, b).float()
         tol = 1e-2 * ref.abs() + 1e-2 * ref.abs().max()
         bad = int((~((y - ref).abs() <= tol)).sum())
         config = op.kernel_config()
         t, _, _ = median_times(lambda: op(a, b), iters, flush)
-        c, _, _ = median_times(lambda: torch_gemm(a, b, ta, tb), iters, flush)
-        row = dict(m=m, n=n, k=k, layout=spec(m, n, k, ta, tb).split()[-1], tile=tile,
-                   config=config, bad=bad, us=t, cublas_us=c, tflops=2 * m * n * k / t / 1e6,
+        c, _, _ = median_times(theirs, iters, flush)
+        row = dict(m=m, n=n, k=k, batch=batch, layout=spec(m, n, k, ta, tb).split()[4], tile=tile,
+                   config=config, bad=bad, us=t, cublas_us=c,
+                   tflops=2 * (batch or 1) * m * n * k / t / 1e6,
                    vs_cublas=c / t)
         rows.append(row)
         print(json.dumps(row), flush=True)
@@ -95,9 +123,11 @@ def main():
         json.dump(rows, f, indent=1)
     print("| M x N x K | layout | cuBLAS us | " + " | ".join(tiles) + " |")
     print("|---|---|---|" + "---|" * len(tiles))
-    for m, n, k, ta, tb in SHAPE_SETS[args.shapes]:
-        lay = spec(m, n, k, ta, tb).split()[-1]
-        mine = {r["tile"]: r for r in rows if (r["m"], r["n"], r["k"], r["layout"]) == (m, n, k, lay)}
+    for m, n, k, ta, tb, *batched in SHAPE_SETS[args.shapes]:
+        lay = spec(m, n, k, ta, tb).split()[4]
+        batch = batched[0] if batched else None
+        mine = {r["tile"]: r for r in rows
+                if (r["m"], r["n"], r["k"], r["layout"], r["batch"]) == (m, n, k, lay, batch)}
         if not mine:
             continue
         cb = next(iter(mine.values()))["cublas_us"]
@@ -107,7 +137,8 @@ def main():
             cells.append("-" if r is None else
                          f"{r['us']:.1f} ({r['vs_cublas']:.3f}x)" + ("" if r["bad"] == 0 else f" BAD {r['bad']}")
                          + ("" if r["config"] == "tile=" + t else f" [{r['config']}]"))
-        print(f"| {m}x{n}x{k} | {lay} | {cb:.1f} | " + " | ".join(cells) + " |")
+        name = f"{batch}x{m}x{n}x{k}" if batch else f"{m}x{n}x{k}"
+        print(f"| {name} | {lay} | {cb:.1f} | " + " | ".join(cells) + " |")
     print("elements out of tolerance:", sum(r["bad"] for r in rows))
 
 

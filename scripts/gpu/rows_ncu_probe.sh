@@ -3,6 +3,8 @@
 # kernel's duration, registers and occupancy, DRAM throughput and the warp stall reasons. Each
 # probe is one `tileops bench` call (the first launch of the op's kernel is the check run and is
 # skipped; the second is profiled with the caches flushed).
+# NCU_METRICS (a comma-separated list) adds metrics to the sections, e.g. the stall reasons
+# smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio.
 #   scripts/gpu/rows_ncu_probe.sh OUT_CSV "OP --shape ... [--param ...]" ...
 set -uo pipefail
 out=$1
@@ -15,7 +17,7 @@ for probe in "$@"; do
   timeout 60 ncu --csv --page details --cache-control all --clock-control none \
     --kernel-name-base function -k 'regex:(softmax|norm|silu|rotary)' --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
-    --section MemoryWorkloadAnalysis \
+    --section MemoryWorkloadAnalysis ${NCU_METRICS:+--metrics "$NCU_METRICS"} \
     .gpu/bin/tileops bench "$op" $rest --dtype "${DTYPE:-bfloat16}" --device cuda --iters 2 \
     >>"$out" 2>>"$out.err"
 done

@@ -2,6 +2,8 @@
 // matches the float64 reference when chosen through the store, request_tune() times and stores a
 // choice that a later op reuses without timing, and tuning refuses to run inside a graph capture.
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "runtime/cuda/cublaslt_api.hpp"
@@ -115,7 +117,7 @@ class CudaClusteredTiles : public CudaTuning {
 TEST_F(CudaClusteredTiles, OddTileRowsBatchesAndGatedCalls) {
   for (const std::string& tile : clustered_) {
     every_layout(tile, 296, 328, 520);
-    force(tile, 136, 200, 264, false, false);
+    force(tile, 136, 200, 264, false, false, " batch=3");
     BmmFwdOp bmm;
     bmm.request_tune();
     EXPECT_TRUE(
@@ -137,12 +139,29 @@ TEST_F(CudaClusteredTiles, ClustersWalkSeveralPairs) {
   for (const std::string& tile : clustered_) every_layout(tile, 2056, 2000, 136);
 }
 
+// The tile clustered along N (two blocks sharing A by multicast) on a linear layer's layout: fewer
+// rows than a tile, a cluster whose last tiles lie past N (n = 328: 11 tile columns), more
+// clusters' work than fit at once, and K over many stages.
+TEST_F(CudaClusteredTiles, ClustersAlongNShareTheTokens) {
+  const std::vector<std::array<int64_t, 3>> shapes{
+      {40, 328, 264}, {64, 328, 1000}, {200, 4104, 136}, {2056, 2000, 136}, {72, 1064, 4104}};
+  const std::string tile = "64x32x64/s16/n2";
+  for (const auto& [m, n, k] : shapes) {
+    force(tile, m, n, k, false, true);
+    GemmFwdOp op({.trans_a = false, .trans_b = true});
+    op.request_tune();
+    EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, DType::kBFloat16))
+        << m << "x" << n << "x" << k;
+    EXPECT_EQ(op.kernel_config(), "tile=" + tile);
+  }
+}
+
 // Every tile through each epilogue: TMA stores (a plain call, a bias, a gated call, a batch whose
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
-  const std::vector<std::string> tiles{"128x256x64/s4",    "128x128x64/s6",    "64x256x64/s5",
-                                       "64x128x64/s8",     "64x64x64/s12",     "64x32x64/s16",
-                                       "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8"};
+  const std::vector<std::string> tiles{
+      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8", "64x64x64/s12",
+      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8", "64x32x64/s16/n2"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);
@@ -161,7 +180,7 @@ TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
     EXPECT_TRUE(cuda_matches_reference(odd_n, {Shape{m, k}, Shape{330, k}}, DType::kBFloat16))
         << tile << " n=330";
     EXPECT_EQ(odd_n.kernel_config(), "tile=" + tile);
-    force(tile, 136, 200, 264, false, true);
+    force(tile, 136, 200, 264, false, true, " batch=3");
     BmmFwdOp bmm({.trans_b = true});
     bmm.request_tune();
     EXPECT_TRUE(

@@ -17,14 +17,17 @@
 // With SPLIT_IN_CLUSTER the splits of a tile are instead the blocks of one cluster (splits ==
 // the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh).
 //
-// Clusters (CLUSTER_M = 2, whole tiles only, no split-K): the two blocks of a cluster take the
-// neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the same B stage. Each
-// loads half of it and multicasts that half to both, halving the L2 traffic B costs. A stage is
-// free only when the consumers of both blocks are done with it (each writes into the other's
-// copy), so every consumer hands it back to both blocks' `empty` barriers; a producer waits out
-// the last hand-backs before its block exits, since the peer's arrivals land in its shared
-// memory. A pair whose second row lies past M still runs it (TMA reads zeros, nothing is
-// stored), so both blocks walk the same stages.
+// Clusters (whole tiles only, no split-K), along M or along N. CLUSTER_M = 2: the two blocks of
+// a cluster take the neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the
+// same B stage. Each loads half of it and multicasts that half to both, halving the L2 traffic B
+// costs. CLUSTER_N = 2 or 4 (A K-major): the blocks take neighbouring tile columns of one tile
+// row and share its A stage the same way, each loading 1 / CLUSTER_N of its rows: for a few
+// tokens against a wide weight, narrow tiles otherwise re-read all of A for every tile column.
+// A stage is free only when the consumers of every block are done with it (each writes into the
+// others' copies), so every consumer hands it back to every block's `empty` barrier; a producer
+// waits out the last hand-backs before its block exits, since the peers' arrivals land in its
+// shared memory. A block whose tile lies past M or N still runs it (TMA reads zeros, nothing is
+// stored), so all blocks walk the same stages.
 //
 // The epilogue (whole tiles, 16-byte aligned output rows, no residual; gemm_store_tma.cuh) hands
 // the tile to TMA stores through shared memory and goes on to the next tile without waiting for
@@ -50,8 +53,9 @@
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
-// with BN a multiple of 128), EPILOGUE_BYTES (shared memory for each consumer's epilogue),
-// SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K within a cluster, above).
+// with BN a multiple of 128), CLUSTER_N (1, 2 or 4; not with CLUSTER_M), EPILOGUE_BYTES (shared
+// memory for each consumer's epilogue), SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K
+// within a cluster, above).
 #include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
@@ -85,14 +89,20 @@ static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0) || (SWAP_AB && BN % 8 
               "B tiles are whole 64-element boxes, or K-major rows in 32s (8s swapped)");
 static_assert(!GATED || (B_K_MAJOR && BN % 16 == 0) || (SWAP_AB && BM == 128),
               "gated tiles stack two K-major row boxes (of B, or swapped of A)");
-static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1),
+static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1 && CLUSTER_N == 1),
               "swapped operands: a linear layer's layout, no clusters");
-constexpr bool CLUSTERED = CLUSTER_M > 1;
+constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
+constexpr bool CLUSTERED = CLUSTER > 1;
+constexpr bool MULTICAST_A = CLUSTER_N > 1;
+constexpr bool MULTICAST_B = CLUSTER_M > 1;
 static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
               "a pair of blocks splits B into two halves of whole 64-element boxes");
+static_assert(CLUSTER_N == 1 || ((CLUSTER_N == 2 || CLUSTER_N == 4) && CLUSTER_M == 1 &&
+                                 A_K_MAJOR && (BM / CLUSTER_N) % 8 == 0),
+              "blocks along N share A in K-major slices of whole 8-row swizzle atoms");
 static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
               "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
-constexpr u16 kBothBlocks = 0x3;  // multicast mask of a two-block cluster
+constexpr u16 kEveryBlock = static_cast<u16>((1u << CLUSTER) - 1);  // multicast to the cluster
 
 // One box of a 3-D map, with the evict-first policy when given one (a streamed weight).
 __device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* full, int c0, int c1,
@@ -103,22 +113,24 @@ __device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* f
     tma_load_3d(dst, map, full, c0, c1, p);
   }
 }
-// A box of B; clustered, multicast to both blocks.
+// A box of B; clustered along M, multicast to both blocks.
 __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* map_b, u64* full,
                                            int c0, int c1, int p, const u64* evict_first) {
-  if (!CLUSTERED) {
+  if (!MULTICAST_B) {
     load_box(dst, map_b, full, c0, c1, p, evict_first);
   } else if (evict_first != nullptr) {
-    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks, *evict_first);
+    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kEveryBlock, *evict_first);
   } else {
-    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kBothBlocks);
+    tma_load_3d_multicast(dst, map_b, full, c0, c1, p, kEveryBlock);
   }
 }
 
 // Stage k0 of problem p's tile at (m0, n0): n0 is the tile's first output column, up_row0
 // (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
-// Clustered, block `rank` loads half of the B stage (the gate or the up rows when gated) and
-// multicasts it; the K-major B map's box is then half the tile's rows.
+// Clustered along M, block `rank` loads half of the B stage (the gate or the up rows when gated)
+// and multicasts it; the K-major B map's box is then half the tile's rows. Clustered along N, it
+// loads rows [rank, rank + 1) * BM / CLUSTER_N of the A stage (the A map's box) and multicasts
+// them.
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
                                            int m0, int n0, int up_row0, int k0, u32 rank,
@@ -131,7 +143,11 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
     return;
   }
   const u64* b_evict_first = weight_evict_first;
-  if (A_K_MAJOR) {
+  if (MULTICAST_A) {
+    constexpr int kRows = BM / CLUSTER_N;
+    tma_load_3d_multicast(a + rank * (A_TILE_BYTES / CLUSTER_N), map_a, full, k0,
+                          m0 + static_cast<int>(rank) * kRows, p, kEveryBlock);
+  } else if (A_K_MAJOR) {
     load_box(a, map_a, full, k0, m0, p, nullptr);
   } else {
 #pragma unroll
@@ -139,28 +155,29 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
       load_box(a + j * BOX_BYTES, map_a, full, m0 + 64 * j, k0, p, nullptr);
     }
   }
+  const u32 b_rank = MULTICAST_B ? rank : 0;  // this block's share of B
   if (GATED) {
-    if (!CLUSTERED || rank == 0) load_b_box(b, map_b, full, k0, n0, p, b_evict_first);
-    if (!CLUSTERED || rank == 1)
+    if (!MULTICAST_B || b_rank == 0) load_b_box(b, map_b, full, k0, n0, p, b_evict_first);
+    if (!MULTICAST_B || b_rank == 1)
       load_b_box(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p, b_evict_first);
   } else if (B_K_MAJOR) {
-    load_b_box(b + rank * (B_TILE_BYTES / CLUSTER_M), map_b, full, k0,
-               n0 + static_cast<int>(rank) * (BN / CLUSTER_M), p, b_evict_first);
+    load_b_box(b + b_rank * (B_TILE_BYTES / CLUSTER_M), map_b, full, k0,
+               n0 + static_cast<int>(b_rank) * (BN / CLUSTER_M), p, b_evict_first);
   } else {
     constexpr int kBoxes = BN / 64 / CLUSTER_M;  // of this block's share
 #pragma unroll
     for (int i = 0; i < kBoxes; ++i) {
-      const int j = static_cast<int>(rank) * kBoxes + i;
+      const int j = static_cast<int>(b_rank) * kBoxes + i;
       load_b_box(b + j * BOX_BYTES, map_b, full, n0 + 64 * j, k0, p, b_evict_first);
     }
   }
 }
 
-// Hands a stage back: to this block's producer, or clustered to both blocks' producers.
+// Hands a stage back: to this block's producer, or clustered to every block's producer.
 __device__ __forceinline__ void release_stage(u64* empty) {
   if (CLUSTERED) {
 #pragma unroll
-    for (u32 r = 0; r < CLUSTER_M; ++r) mbar_arrive_peer(empty, r);
+    for (u32 r = 0; r < CLUSTER; ++r) mbar_arrive_peer(empty, r);
   } else {
     mbar_arrive(empty);
   }
@@ -309,14 +326,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], CONSUMERS * CLUSTER_M);
+      mbar_init(&empty[s], CONSUMERS * CLUSTER);
     }
     mbar_fence_init();
     tma_prefetch_map(&map_a);
     tma_prefetch_map(&map_b);
     if (tma_store) tma_prefetch_map(&map_d);
   }
-  // Clustered, the peer's barriers must be initialised before this block multicasts or arrives.
+  // Clustered, the peers' barriers must be initialised before this block multicasts or arrives.
   if (CLUSTERED || SPLIT_IN_CLUSTER) {
     cluster_sync();
   } else {
@@ -324,12 +341,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   }
 
   // Work unit -> (tile of the whole batch, split); tile -> (problem, tile of the problem). A
-  // cluster walks tiles of CLUSTER_M tile rows; its blocks take one row each.
-  const GroupedTiles tiles(M, N, OUT_BM * CLUSTER_M, OUT_BN, GROUP_M / CLUSTER_M);
+  // cluster walks tiles of CLUSTER_M tile rows by CLUSTER_N tile columns; its blocks take one
+  // each.
+  const GroupedTiles tiles(M, N, OUT_BM * CLUSTER_M, OUT_BN * CLUSTER_N, GROUP_M / CLUSTER_M);
   const SplitK split_k{splits, ceil_div(K, BK)};
   const int units = batch * tiles.count() * splits;
   const u32 rank = CLUSTERED ? cluster_rank() : 0;
-  const int first_unit = blockIdx.x / CLUSTER_M, unit_stride = gridDim.x / CLUSTER_M;
+  const int rank_m = MULTICAST_B ? static_cast<int>(rank) : 0;
+  const int rank_n = MULTICAST_A ? static_cast<int>(rank) : 0;
+  const int first_unit = blockIdx.x / CLUSTER, unit_stride = gridDim.x / CLUSTER;
   const int wg = warpgroup_index();
 
   if (wg == 0) {  // producer
@@ -344,12 +364,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         split_k.unit(u, tile, split);
         const int p = tile / tiles.count();
         tiles.coords(tile % tiles.count(), tm, tn);
-        const int m0 = (tm * CLUSTER_M + static_cast<int>(rank)) * OUT_BM;
-        const int up_row0 = SWAP_AB ? M + m0 : N + tn * OUT_BN;
+        const int m0 = (tm * CLUSTER_M + rank_m) * OUT_BM;
+        const int n0 = (tn * CLUSTER_N + rank_n) * OUT_BN;
+        const int up_row0 = SWAP_AB ? M + m0 : N + n0;
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], p, m0, tn * OUT_BN, up_row0, kt * BK, rank, weight_evict_first);
+                     &full[stage], p, m0, n0, up_row0, kt * BK, rank, weight_evict_first);
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
@@ -359,7 +380,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         // before they free the stages the next tile's loads need.
         if (SPLIT_IN_CLUSTER && splits > 1) split_tile_barriers();
       }
-      // The peer's consumers arrive on this block's `empty` barriers: wait for the last hand-back
+      // The peers' consumers arrive on this block's `empty` barriers: wait for the last hand-back
       // of every stage, so that none lands after this block has exited.
       if (CLUSTERED) {
         for (int s = 0; s < STAGES; ++s) {
@@ -396,7 +417,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     split_k.unit(u, tile, split);
     const int p = tile / tiles.count();
     tiles.coords(tile % tiles.count(), tm, tn);
-    tm = tm * CLUSTER_M + static_cast<int>(rank);  // this block's tile row
+    tm = tm * CLUSTER_M + rank_m;  // this block's tile
+    tn = tn * CLUSTER_N + rank_n;
 #pragma unroll
     for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
     fence_accumulators(acc);

@@ -29,16 +29,22 @@ constexpr int kGroupM = 8;
 
 struct WsTile {
   int bm, bn, stages;
-  double rate;      // relative throughput of a full wave of this tile (larger tiles reuse more)
-  int cluster = 1;  // 2: blocks in pairs along M sharing B by multicast (gemm_sm90_ws.cu)
+  double rate;        // relative throughput of a full wave of this tile (larger tiles reuse more)
+  int cluster = 1;    // 2: blocks in pairs along M sharing B by multicast (gemm_sm90_ws.cu)
+  int cluster_n = 1;  // 2: blocks in pairs along N sharing A by multicast
+  int blocks() const { return cluster * cluster_n; }  // a cluster's blocks
   std::string name() const {
-    return fmt::format("{}x{}x{}/s{}{}", bm, bn, kBK, stages,
-                       cluster > 1 ? fmt::format("/c{}", cluster) : "");
+    return fmt::format("{}x{}x{}/s{}{}{}", bm, bn, kBK, stages,
+                       cluster > 1 ? fmt::format("/c{}", cluster) : "",
+                       cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "");
   }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01).
-  bool serves(bool ta, bool tb, bool gated) const { return bn >= 128 || (!ta && tb && !gated); }
+  // Clustered along N, A must be K-major (a as [m, k]).
+  bool serves(bool ta, bool tb, bool gated) const {
+    return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
+  }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
   // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
   // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
@@ -56,15 +62,21 @@ struct WsTile {
 // 128x2112x7168 against 22.5 for the untuned 64x32 (docs/perf/h200-l2-policy-2026-12-02). Its
 // rate keeps it below the measured winner on every row of that sweep, so the untuned choice does
 // not take it there; tuning does where it wins.
-constexpr std::array<WsTile, 9> kTiles{{{128, 256, 4, 1.0},
-                                        {128, 128, 6, 0.92},
-                                        {64, 256, 5, 0.85},
-                                        {64, 128, 8, 0.75},
-                                        {64, 64, 12, 0.62},
-                                        {64, 32, 16, 0.5},
-                                        {128, 256, 4, 1.02, 2},
-                                        {128, 128, 6, 0.95, 2},
-                                        {128, 64, 8, 0.7}}};
+// 64x32/n2 (two blocks along N sharing the tokens' stage by multicast, where a 64x32 tile alone
+// reads all of A once per 32 output columns: twice the weight's bytes at m = 64) is a tuning
+// candidate only: 0.979x cuBLAS on 64x4096x7168 against 0.953x for 64x32, but slower at m = 48
+// and 96. Clusters of four and 128x32 tiles ran 1.3-3x slower than 64x32 on every row of that
+// sweep and were left out (docs/perf/h200-a-multicast-2026-12-02).
+constexpr std::array<WsTile, 10> kTiles{{{128, 256, 4, 1.0},
+                                         {128, 128, 6, 0.92},
+                                         {64, 256, 5, 0.85},
+                                         {64, 128, 8, 0.75},
+                                         {64, 64, 12, 0.62},
+                                         {64, 32, 16, 0.5},
+                                         {128, 256, 4, 1.02, 2},
+                                         {128, 128, 6, 0.95, 2},
+                                         {128, 64, 8, 0.7},
+                                         {64, 32, 16, 0.5, 1, 2}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -76,6 +88,7 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
        KernelConstant::integer("GATED_ACT", gated_act),
        KernelConstant::integer("CLUSTER_M", t.cluster),
+       KernelConstant::integer("CLUSTER_N", t.cluster_n),
        KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes),
        KernelConstant::boolean("SWAP_AB", false),
        KernelConstant::boolean("SPLIT_IN_CLUSTER", false)});
@@ -110,12 +123,12 @@ int64_t tile_count(const GemmCall& call, const WsTile& t) {
   return call.batch * ((call.m + t.bm - 1) / t.bm) * ((call.n + bn - 1) / bn);
 }
 
-// Work for whole clusters: clustered, tile pairs along M (the last pair of an odd tile-row count
-// has one row past M), else tiles.
+// Work for whole clusters: clustered, tile pairs along M or tile columns along N (the last
+// cluster may hold tiles past M or N), else tiles.
 int64_t cluster_units(const GemmCall& call, const WsTile& t) {
-  const int bn = out_columns(call, t);
+  const int64_t cols = int64_t{out_columns(call, t)} * t.cluster_n;
   const int64_t rows = t.bm * t.cluster;
-  return call.batch * ((call.m + rows - 1) / rows) * ((call.n + bn - 1) / bn);
+  return call.batch * ((call.m + rows - 1) / rows) * ((call.n + cols - 1) / cols);
 }
 
 // Split-K costs a counter reset, a partial-tile round trip through L2 and a wait for the slowest
@@ -127,7 +140,7 @@ constexpr int kMinKTilesPerSplit = 16;
 // wave (the kernel needs every split of a tile resident at once), each at least
 // kMinKTilesPerSplit k-tiles deep, and only when that fills enough more SMs to pay for itself.
 int splits_for(const GemmCall& call, const WsTile& t, int sms) {
-  if (t.cluster > 1) return 1;  // clustered launches take whole tiles
+  if (t.blocks() > 1) return 1;  // clustered launches take whole tiles
   const int64_t tiles = tile_count(call, t);
   if (2 * tiles >= sms) return 1;
   const int64_t k_tiles = (call.k + kBK - 1) / kBK;
@@ -155,24 +168,42 @@ double row_use(const GemmCall& call, const WsTile& t) {
   const int64_t padded = (call.m + t.bm - 1) / t.bm * t.bm;
   return static_cast<double>(call.m) / static_cast<double>(padded);
 }
+// The same for columns: a 256-column tile over n = 128 (attention's p @ v) multiplies as much
+// padding as data, and holds twice the B stage it needs.
+double column_use(const GemmCall& call, const WsTile& t) {
+  const int64_t cols = out_columns(call, t);
+  const int64_t padded = (call.n + cols - 1) / cols * cols;
+  return static_cast<double>(call.n) / static_cast<double>(padded);
+}
+
+// Clustered tiles won from k = 2048 (docs/perf/h200-multicast-2026-12-02) and lost at k = 128
+// and 512, attention's q @ k^T and p @ v over a batch of heads (up to 0.97 against 0.93 of
+// torch.bmm, docs/perf/h200-a-multicast-2026-12-02): their B stages are few and short.
+constexpr int64_t kClusterMinK = 2048;
 
 // The tile (of `tiles`, indexes of kTiles) whose waves (splits included), weighted by its
-// throughput and by the share of its rows that are not padding, keep the most SMs busy.
+// throughput and by the share of its rows and columns that are not padding, keep the most SMs
+// busy.
 int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
   int best = tiles.front();
   double best_score = -1;
   for (int i : tiles) {
     const WsTile& t = kTiles[i];
-    // Multicast pays where L2 traffic is the limit, a full wave of tiles and more; below that
-    // the untuned choice keeps the measured single-block tiles (tuning still tries clusters).
-    if (t.cluster > 1 && tile_count(call, t) < sms) continue;
+    // Multicast pays where L2 traffic is the limit: a full wave of tiles and more, each at
+    // least kClusterMinK deep. Below that the untuned choice keeps the single-block tiles
+    // (tuning still tries clusters).
+    if (t.cluster_n > 1 ||
+        (t.cluster > 1 && (tile_count(call, t) < sms || call.k < kClusterMinK))) {
+      continue;
+    }
     const int splits = splits_for(call, t, sms);
     // Clusters of two occupy SMs in pairs (about half the SM count of them fit at once).
-    const int64_t slots = sms / t.cluster;
+    const int64_t slots = sms / t.blocks();
     const int64_t waves = (cluster_units(call, t) * splits + slots - 1) / slots;
     const double fill = static_cast<double>(tile_count(call, t) * splits) /
-                        static_cast<double>(waves * slots * t.cluster);
-    const double score = t.rate * fill * row_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
+                        static_cast<double>(waves * slots * t.blocks());
+    const double score =
+        t.rate * fill * row_use(call, t) * column_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
       best = i;
@@ -334,11 +365,12 @@ class GemmSm90WsCuda final : public GemmKernel {
     int* counters = buffers.counters;
     float* partials = buffers.partials;
     last_splits_.store(splits, std::memory_order_relaxed);
-    const TensorMapBits map_a = call.trans_a
-                                    ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)
-                                    : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm, kBK);
+    const TensorMapBits map_a =
+        call.trans_a ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)
+                     : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm / t.cluster_n, kBK);
     // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows; a
-    // clustered block loads half the rows of a K-major B stage.
+    // block clustered along M loads half the rows of a K-major B stage, one clustered along N
+    // 1 / cluster_n of the rows of A's.
     const int b_box_rows = call.gated ? t.bn / 2 : t.bn / t.cluster;
     const TensorMapBits map_b =
         call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBK)
@@ -360,10 +392,10 @@ class GemmSm90WsCuda final : public GemmKernel {
     const CUfunction fn = fns_[tile]->get(device);
     const LaunchGeometry geometry{.block = t.threads(),
                                   .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
-                                  .cluster_x = static_cast<unsigned>(t.cluster)};
-    const int64_t slots = t.cluster > 1 ? cluster_slots(tile, fn, device, geometry) : sms;
+                                  .cluster_x = static_cast<unsigned>(t.blocks())};
+    const int64_t slots = t.blocks() > 1 ? cluster_slots(tile, fn, device, geometry) : sms;
     const unsigned grid = static_cast<unsigned>(
-        std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.cluster);
+        std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.blocks());
     launch_ex(fn, device,
               {.grid_x = grid,
                .block = geometry.block,

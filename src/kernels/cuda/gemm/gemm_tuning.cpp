@@ -24,9 +24,11 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
   return tuner.choose(key, fallback, [&] {
     tuning::SettleInputs settle;
     settle.board = device_name(device);  // the board model the store keys by
+    // A batch of problems is its own spec too: 64 heads of 512x512x128 are not one such GEMM.
     settle.spec = fmt::format(
-        "{} m={} n={} k={} {}{}{}", dtype_name(call.dtype), call.m, call.n, call.k,
+        "{} m={} n={} k={} {}{}{}{}", dtype_name(call.dtype), call.m, call.n, call.k,
         call.trans_a ? 't' : 'n', call.trans_b ? 't' : 'n',
+        call.batch > 1 ? fmt::format(" batch={}", call.batch) : "",
         call.gated ? std::string(" ") + std::string(interface_name(call.activation)) : "");
     settle.make_trial = [&]() -> std::unique_ptr<tuning::TuningTrial> {
       require_not_capturing(device, kernel);
