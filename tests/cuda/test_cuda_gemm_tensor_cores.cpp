@@ -106,8 +106,8 @@ TEST_P(CudaTensorCoreGemm, NarrowTilesForWeightStreams) {
   }
   // The choices measured on the H200 (132 SMs); other devices may choose otherwise.
   if (read_device_facts(Device::cuda(0)).sm_count == 132) {
-    EXPECT_EQ(m64, "tile=64x32x64/s16");
-    EXPECT_EQ(m128, "tile=64x64x64/s12");
+    EXPECT_EQ(m64, "tile=64x32x128/s8");
+    EXPECT_EQ(m128, "tile=64x64x128/s6");
   }
 }
 

@@ -156,12 +156,39 @@ TEST_F(CudaClusteredTiles, ClustersAlongNShareTheTokens) {
   }
 }
 
+// The 128-deep tiles (two K boxes a stage) on K tails: K off the stage (4104 = 32 stages and one
+// of 8), K under one stage (72), K split across blocks (128x2112x7168 splits for 128x64), and a
+// batch whose problems' K ends inside a stage.
+TEST_F(CudaClusteredTiles, TwoBoxStagesCoverKTails) {
+  const std::vector<std::array<int64_t, 3>> shapes{
+      {200, 328, 4104}, {64, 4096, 72}, {130, 100, 136}, {128, 2112, 7168}};
+  for (const std::string& tile :
+       {"64x32x128/s8", "64x64x128/s6", "64x128x128/s4", "128x64x128/s4"}) {
+    for (const auto& [m, n, k] : shapes) {
+      force(tile, m, n, k, false, true);
+      GemmFwdOp op({.trans_a = false, .trans_b = true});
+      op.request_tune();
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, DType::kBFloat16))
+          << tile << " " << m << "x" << n << "x" << k;
+      EXPECT_EQ(op.kernel_config().rfind(std::string("tile=") + tile, 0), 0u) << op.kernel_config();
+    }
+    force(tile, 72, 136, 200, false, true, " batch=3");
+    BmmFwdOp bmm({.trans_b = true});
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 72, 200}, Shape{3, 136, 200}}, DType::kBFloat16))
+        << tile << " batch";
+    EXPECT_EQ(bmm.kernel_config(), std::string("tile=") + tile);
+  }
+}
+
 // Every tile through each epilogue: TMA stores (a plain call, a bias, a gated call, a batch whose
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   const std::vector<std::string> tiles{
       "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8", "64x64x64/s12",
-      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8", "64x32x64/s16/n2"};
+      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8", "64x32x64/s16/n2",
+      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);
@@ -187,8 +214,9 @@ TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
         cuda_matches_reference(bmm, {Shape{3, 136, 264}, Shape{3, 200, 264}}, DType::kBFloat16))
         << tile << " batch";
     EXPECT_EQ(bmm.kernel_config(), "tile=" + tile);
-    // The tiles under 128 columns serve no gated calls.
-    if (tile.find("x64x64/") != std::string::npos || tile.find("x32x64/") != std::string::npos) {
+    // The tiles under 128 columns, and the 128-deep ones, serve no gated calls.
+    if (tile.find("x64x64/") != std::string::npos || tile.find("x32x64/") != std::string::npos ||
+        tile.find("x128/") != std::string::npos) {
       continue;
     }
     force(tile, m, n, k, false, true, " silu_and_mul");

@@ -50,7 +50,12 @@
 // consumer sums the gate, the second the up rows, and they meet in shared memory. No clusters,
 // no TMA stores.
 //
-// Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64),
+// A stage is BK deep: one 128-byte swizzle row of K (64 elements) a row, or with BK = 128 (both
+// operands K-major, not gated, not swapped, no cluster) two, each its own box, so that narrow
+// tiles hand over half as many stages for the same bytes.
+//
+// Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64,
+// or 128 as above),
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
 // with BN a multiple of 128), CLUSTER_N (1, 2 or 4; not with CLUSTER_M), EPILOGUE_BYTES (shared
@@ -77,13 +82,16 @@ constexpr int THREADS = kWarpgroupThreads * (CONSUMERS + 1);
 constexpr int ELEM = sizeof(T);
 constexpr int A_TILE_BYTES = BM * BK * ELEM;
 constexpr int B_TILE_BYTES = BN * BK * ELEM;
-constexpr int BOX_BYTES = 64 * BK * ELEM;  // 64 rows (K-major) or 64 MN elements (MN-major)
+constexpr int BOX_K = 128 / ELEM;             // K elements of a 128-byte swizzle row
+constexpr int KBOXES = BK / BOX_K;            // K-major boxes a stage of each operand holds
+constexpr int BOX_BYTES = 64 * BOX_K * ELEM;  // 64 rows (K-major) or 64 MN elements (MN-major)
 constexpr int ACC = BN / 2;
 constexpr bool GATED = GATED_ACT >= 0;
 constexpr bool GATED_SWAPPED = GATED && SWAP_AB;
 constexpr int OUT_BM = GATED_SWAPPED ? BM / 2 : BM;      // the kernel's rows a tile covers
 constexpr int OUT_BN = GATED && !SWAP_AB ? BN / 2 : BN;  // the kernel's columns a tile covers
-static_assert(BK * ELEM == 128, "a tile row is one 128-byte swizzle row");
+static_assert(BK % BOX_K == 0 && (KBOXES == 1 || KBOXES == 2),
+              "a stage is one or two 128-byte swizzle rows of K deep");
 static_assert(BM == 64 || BM == 128, "one or two consumer warpgroups");
 static_assert(BN % 64 == 0 || (B_K_MAJOR && BN % 32 == 0) || (SWAP_AB && BN % 8 == 0),
               "B tiles are whole 64-element boxes, or K-major rows in 32s (8s swapped)");
@@ -93,6 +101,8 @@ static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1 && CLUSTER_N
               "swapped operands: a linear layer's layout, no clusters");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 constexpr bool CLUSTERED = CLUSTER > 1;
+static_assert(KBOXES == 1 || (A_K_MAJOR && B_K_MAJOR && !GATED && !SWAP_AB && !CLUSTERED),
+              "two-box stages: plain K-major tiles");
 constexpr bool MULTICAST_A = CLUSTER_N > 1;
 constexpr bool MULTICAST_B = CLUSTER_M > 1;
 static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
@@ -148,7 +158,10 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
     tma_load_3d_multicast(a + rank * (A_TILE_BYTES / CLUSTER_N), map_a, full, k0,
                           m0 + static_cast<int>(rank) * kRows, p, kEveryBlock);
   } else if (A_K_MAJOR) {
-    load_box(a, map_a, full, k0, m0, p, nullptr);
+#pragma unroll
+    for (int kb = 0; kb < KBOXES; ++kb) {
+      load_box(a + kb * (A_TILE_BYTES / KBOXES), map_a, full, k0 + kb * BOX_K, m0, p, nullptr);
+    }
   } else {
 #pragma unroll
     for (int j = 0; j < BM / 64; ++j) {
@@ -161,8 +174,12 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
     if (!MULTICAST_B || b_rank == 1)
       load_b_box(b + B_TILE_BYTES / 2, map_b, full, k0, up_row0, p, b_evict_first);
   } else if (B_K_MAJOR) {
-    load_b_box(b + b_rank * (B_TILE_BYTES / CLUSTER_M), map_b, full, k0,
-               n0 + static_cast<int>(b_rank) * (BN / CLUSTER_M), p, b_evict_first);
+#pragma unroll
+    for (int kb = 0; kb < KBOXES; ++kb) {  // two boxes only unclustered (b_rank 0)
+      load_b_box(b + kb * (B_TILE_BYTES / KBOXES) + b_rank * (B_TILE_BYTES / CLUSTER_M), map_b,
+                 full, k0 + kb * BOX_K, n0 + static_cast<int>(b_rank) * (BN / CLUSTER_M), p,
+                 b_evict_first);
+    }
   } else {
     constexpr int kBoxes = BN / 64 / CLUSTER_M;  // of this block's share
 #pragma unroll
@@ -430,8 +447,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       wgmma_fence();
 #pragma unroll
       for (int k16 = 0; k16 < BK / 16; ++k16) {
-        const u64 da = A_K_MAJOR ? desc_k_major(a, k16) : desc_mn_major(a, k16, BOX_BYTES);
-        const u64 db = B_K_MAJOR ? desc_k_major(b, k16) : desc_mn_major(b, k16, BOX_BYTES);
+        // K-major: box k16 / 4 of the stage, 16-deep slice k16 % 4 of its 128-byte rows.
+        constexpr int kSlices = BOX_K / 16;
+        const int kb = k16 / kSlices, kk = k16 % kSlices;
+        const u64 da = A_K_MAJOR ? desc_k_major(a + kb * (A_TILE_BYTES / KBOXES), kk)
+                                 : desc_mn_major(a, k16, BOX_BYTES);
+        const u64 db = B_K_MAJOR ? desc_k_major(b + kb * (B_TILE_BYTES / KBOXES), kk)
+                                 : desc_mn_major(b, k16, BOX_BYTES);
         WgmmaK16<T, BN>::template run<A_K_MAJOR ? 0 : 1, B_K_MAJOR ? 0 : 1>(acc, da, db, 1u);
       }
       wgmma_commit();

@@ -24,17 +24,19 @@
 namespace tileops::cuda {
 namespace {
 
-constexpr int kBK = 64;
+constexpr int kBoxK = 64;  // K elements of a TMA box: one 128-byte swizzle row
 constexpr int kGroupM = 8;
 
 struct WsTile {
   int bm, bn, stages;
-  double rate;        // relative throughput of a full wave of this tile (larger tiles reuse more)
-  int cluster = 1;    // 2: blocks in pairs along M sharing B by multicast (gemm_sm90_ws.cu)
-  int cluster_n = 1;  // 2: blocks in pairs along N sharing A by multicast
+  double rate;          // relative throughput of a full wave of this tile (larger tiles reuse more)
+  int cluster = 1;      // 2: blocks in pairs along M sharing B by multicast (gemm_sm90_ws.cu)
+  int cluster_n = 1;    // 2: blocks in pairs along N sharing A by multicast
+  int bk = kBoxK;       // a stage's depth: one box of K, or two (128)
+  bool untuned = true;  // whether the untuned choice may take it; tuning tries every tile
   int blocks() const { return cluster * cluster_n; }  // a cluster's blocks
   std::string name() const {
-    return fmt::format("{}x{}x{}/s{}{}{}", bm, bn, kBK, stages,
+    return fmt::format("{}x{}x{}/s{}{}{}", bm, bn, bk, stages,
                        cluster > 1 ? fmt::format("/c{}", cluster) : "",
                        cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "");
   }
@@ -42,7 +44,9 @@ struct WsTile {
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01).
   // Clustered along N, A must be K-major (a as [m, k]).
+  // Two-box stages take plain K-major calls (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
+    if (bk != kBoxK) return !ta && tb && !gated;
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
@@ -50,7 +54,7 @@ struct WsTile {
   // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
   // slack to align the tiles to 1024 bytes.
   unsigned smem(int elem) const {
-    return static_cast<unsigned>(stages * (bm + bn) * kBK * elem + (bm / 64) * kEpilogueBytes +
+    return static_cast<unsigned>(stages * (bm + bn) * bk * elem + (bm / 64) * kEpilogueBytes +
                                  2 * stages * 8 + 1024);
   }
   static constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;
@@ -67,23 +71,33 @@ struct WsTile {
 // candidate only: 0.979x cuBLAS on 64x4096x7168 against 0.953x for 64x32, but slower at m = 48
 // and 96. Clusters of four and 128x32 tiles ran 1.3-3x slower than 64x32 on every row of that
 // sweep and were left out (docs/perf/h200-a-multicast-2026-12-02).
-constexpr std::array<WsTile, 10> kTiles{{{128, 256, 4, 1.0},
-                                         {128, 128, 6, 0.92},
-                                         {64, 256, 5, 0.85},
-                                         {64, 128, 8, 0.75},
-                                         {64, 64, 12, 0.62},
-                                         {64, 32, 16, 0.5},
-                                         {128, 256, 4, 1.02, 2},
-                                         {128, 128, 6, 0.95, 2},
-                                         {128, 64, 8, 0.7},
-                                         {64, 32, 16, 0.5, 1, 2}}};
+// The 128-deep tiles (two K boxes a stage: half the stage hand-overs for the same bytes in
+// flight) replace their 64-deep siblings in the untuned choice for 64x32 and 64x64: 64x4096x7168
+// 23.7 -> 20.8 us (1.07x cuBLAS), 128x4096x7168 25.4 -> 22.9 (1.03x), 128x2112x7168 23.1 ->
+// 19.6. 64x128 and 128x64 have no head-to-head sweep against their 64-deep siblings, so their
+// 128-deep forms are tuning candidates (docs/perf/h200-a-multicast-2026-12-02).
+constexpr std::array<WsTile, 14> kTiles{
+    {{.bm = 128, .bn = 256, .stages = 4, .rate = 1.0},
+     {.bm = 128, .bn = 128, .stages = 6, .rate = 0.92},
+     {.bm = 64, .bn = 256, .stages = 5, .rate = 0.85},
+     {.bm = 64, .bn = 128, .stages = 8, .rate = 0.75},
+     {.bm = 64, .bn = 64, .stages = 12, .rate = 0.62, .untuned = false},
+     {.bm = 64, .bn = 32, .stages = 16, .rate = 0.5, .untuned = false},
+     {.bm = 128, .bn = 256, .stages = 4, .rate = 1.02, .cluster = 2},
+     {.bm = 128, .bn = 128, .stages = 6, .rate = 0.95, .cluster = 2},
+     {.bm = 128, .bn = 64, .stages = 8, .rate = 0.7},
+     {.bm = 64, .bn = 32, .stages = 16, .rate = 0.5, .cluster_n = 2, .untuned = false},
+     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .bk = 128},
+     {.bm = 64, .bn = 64, .stages = 6, .rate = 0.62, .bk = 128},
+     {.bm = 64, .bn = 128, .stages = 4, .rate = 0.75, .bk = 128, .untuned = false},
+     {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
   return KernelSpec(
       "gemm/gemm_sm90_ws.cu", "gemm_sm90_ws_kernel",
       {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("BM", t.bm),
-       KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", kBK),
+       KernelConstant::integer("BN", t.bn), KernelConstant::integer("BK", t.bk),
        KernelConstant::integer("STAGES", t.stages), KernelConstant::integer("GROUP_M", kGroupM),
        KernelConstant::boolean("A_K_MAJOR", !ta), KernelConstant::boolean("B_K_MAJOR", tb),
        KernelConstant::integer("GATED_ACT", gated_act),
@@ -143,7 +157,7 @@ int splits_for(const GemmCall& call, const WsTile& t, int sms) {
   if (t.blocks() > 1) return 1;  // clustered launches take whole tiles
   const int64_t tiles = tile_count(call, t);
   if (2 * tiles >= sms) return 1;
-  const int64_t k_tiles = (call.k + kBK - 1) / kBK;
+  const int64_t k_tiles = (call.k + t.bk - 1) / t.bk * (t.bk / kBoxK);  // in boxes of K
   const int64_t s = std::min<int64_t>({sms / tiles, k_tiles / kMinKTilesPerSplit, 16});
   if (s <= 1 || kSplitKCost * static_cast<double>(s) <= 1.0) return 1;
   return static_cast<int>(s);
@@ -192,8 +206,7 @@ int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
     // Multicast pays where L2 traffic is the limit: a full wave of tiles and more, each at
     // least kClusterMinK deep. Below that the untuned choice keeps the single-block tiles
     // (tuning still tries clusters).
-    if (t.cluster_n > 1 ||
-        (t.cluster > 1 && (tile_count(call, t) < sms || call.k < kClusterMinK))) {
+    if (!t.untuned || (t.cluster > 1 && (tile_count(call, t) < sms || call.k < kClusterMinK))) {
       continue;
     }
     const int splits = splits_for(call, t, sms);
@@ -366,15 +379,15 @@ class GemmSm90WsCuda final : public GemmKernel {
     float* partials = buffers.partials;
     last_splits_.store(splits, std::memory_order_relaxed);
     const TensorMapBits map_a =
-        call.trans_a ? encode_tensor_map_sw128_batched(view_a(call, ap), kBK, 64)
-                     : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm / t.cluster_n, kBK);
+        call.trans_a ? encode_tensor_map_sw128_batched(view_a(call, ap), kBoxK, 64)
+                     : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm / t.cluster_n, kBoxK);
     // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows; a
     // block clustered along M loads half the rows of a K-major B stage, one clustered along N
     // 1 / cluster_n of the rows of A's.
     const int b_box_rows = call.gated ? t.bn / 2 : t.bn / t.cluster;
     const TensorMapBits map_b =
-        call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBK)
-                     : encode_tensor_map_sw128_batched(view_b(call, bp), kBK, 64);
+        call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBoxK)
+                     : encode_tensor_map_sw128_batched(view_b(call, bp), kBoxK, 64);
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
