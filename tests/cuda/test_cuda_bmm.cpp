@@ -72,6 +72,7 @@ TEST_P(CudaBmm, AttentionShapedBatchesPickTilesThatFitThem) {
   if (GetParam() == DType::kFloat32) GTEST_SKIP() << "fp32 runs on the CUDA-core kernel";
   BmmFwdOp q_kt({.trans_b = true});
   EXPECT_TRUE(cuda_matches_reference(q_kt, bmm_shapes(64, 512, 512, 128, false, true), GetParam()));
+  EXPECT_EQ(q_kt.last_call()->served_by, "gemm_sm90_ws");
   BmmFwdOp p_v;
   EXPECT_TRUE(cuda_matches_reference(p_v, bmm_shapes(64, 512, 128, 512, false, false), GetParam()));
   EXPECT_EQ(p_v.last_call()->served_by, "gemm_sm90_ws");

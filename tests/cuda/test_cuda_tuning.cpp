@@ -10,6 +10,7 @@
 #include "runtime/tuning/tuner.hpp"
 #include "runtime/tuning/tuning_store.hpp"
 #include "support/cuda_support.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/gemm/bmm_fwd_op.hpp"
 #include "tileops/ops/gemm/gated_linear_fwd_op.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
@@ -110,8 +111,10 @@ class CudaClusteredTiles : public CudaTuning {
     }
   }
   // The forced tile on a linear layer's layout (a [m, k], b [n, k]) over each shape: it matches
-  // the reference and serves the call, splitting K or not.
-  void linear_layout(const std::string& tile, const std::vector<std::array<int64_t, 3>>& shapes) {
+  // the reference and serves the call, splitting K or not. Returns each call's kernel_config().
+  std::vector<std::string> linear_layout(const std::string& tile,
+                                         const std::vector<std::array<int64_t, 3>>& shapes) {
+    std::vector<std::string> configs;
     for (const auto& [m, n, k] : shapes) {
       force(tile, m, n, k, false, true);
       GemmFwdOp op({.trans_a = false, .trans_b = true});
@@ -121,7 +124,9 @@ class CudaClusteredTiles : public CudaTuning {
       const std::string config = op.kernel_config();
       EXPECT_TRUE(config == "tile=" + tile || config.rfind("tile=" + tile + ",split_k=", 0) == 0)
           << config;
+      configs.push_back(config);
     }
+    return configs;
   }
   const std::vector<std::string> clustered_{"128x256x64/s4/c2", "128x128x64/s6/c2"};
 };
@@ -170,7 +175,13 @@ TEST_F(CudaClusteredTiles, TwoBoxStagesCoverKTails) {
       {200, 328, 4104}, {64, 4096, 72}, {130, 100, 136}, {128, 2112, 7168}};
   for (const std::string& tile :
        {"64x32x128/s8", "64x64x128/s6", "64x128x128/s4", "128x64x128/s4"}) {
-    linear_layout(tile, shapes);
+    const std::vector<std::string> configs = linear_layout(tile, shapes);
+    // On the H200 (132 SMs) 128x64 splits 128x2112x7168 four ways (33 tiles); the split path of
+    // the two-box stages must run.
+    if (std::string(tile) == "128x64x128/s4" &&
+        read_device_facts(Device::cuda(0)).sm_count == 132) {
+      EXPECT_EQ(configs.back(), "tile=128x64x128/s4,split_k=4");
+    }
     force(tile, 72, 136, 200, false, true, " batch=3");
     BmmFwdOp bmm({.trans_b = true});
     bmm.request_tune();

@@ -42,9 +42,8 @@ struct WsTile {
   }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
-  // (docs/perf/h200-cluster-2026-12-01).
-  // Clustered along N, A must be K-major (a as [m, k]).
-  // Two-box stages take plain K-major calls (gemm_sm90_ws.cu).
+  // (docs/perf/h200-cluster-2026-12-01). Clustered along N, A must be K-major (a as [m, k]);
+  // two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
     if (bk != kBoxK) return !ta && tb && !gated;
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
