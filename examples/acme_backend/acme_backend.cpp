@@ -114,7 +114,7 @@ class AcmeRMSNormKernel final : public tileops::RMSNormKernel {
   static inline const std::array<DeviceType, 1> devices{acme_type()};
 
   void run(const tileops::RMSNormCall& call, const Tensor& x, const Tensor& weight,
-           const Tensor& output) override {
+           const Tensor& output, const Tensor& /*workspace*/) override {
     rms_norm(call.dtype, x, weight, output, call.rows, call.n, call.eps);
   }
 };

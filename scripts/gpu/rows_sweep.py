@@ -80,7 +80,8 @@ def main():
                 gap = row["busy_us"] - row["copy_us"]
                 target = row["of_copy"] >= 0.9 if row["copy_us"] > 5 else gap <= 0.5
                 row["meets"] = bool(target)
-                print(f"{op:22s} {rows:6d}x{n:<7d} {row['busy_us']:9.2f} us  copy {row['copy_us']:8.2f}"
+                print(f"{op:22s} {rows:6d}x{n:<7d} {row['busy_us']:9.2f} us (wall {row['wall_us']:7.2f})"
+                      f"  copy {row['copy_us']:8.2f}"
                       f"  {row['of_copy']:6.1%}  {'ok  ' if target else 'MISS'} {row['served_by']} "
                       f"{row['config']}", flush=True)
             else:

@@ -1,6 +1,8 @@
 // kernel_for, key_for and the dispatch rule: availability, applicability, precedence.
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -36,6 +38,24 @@ std::set<const ImplementationInfo*> reachable(const ImplementationInfo* from,
     }
   }
   return seen;
+}
+
+// Implementation keys TILEOPS_EXCLUDE_IMPLEMENTATIONS names (colon- or comma-separated), read
+// once: dispatch drops them as if they had refused every call, so a kernel can be switched off,
+// or two candidates compared, without a rebuild.
+const std::set<std::string, std::less<>>& excluded_implementations() {
+  static const std::set<std::string, std::less<>> excluded = [] {
+    std::set<std::string, std::less<>> keys;
+    const char* list = std::getenv("TILEOPS_EXCLUDE_IMPLEMENTATIONS");
+    std::string_view rest = list != nullptr ? list : "";
+    while (!rest.empty()) {
+      const size_t end = rest.find_first_of(":,");
+      if (const std::string_view key = rest.substr(0, end); !key.empty()) keys.emplace(key);
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    }
+    return keys;
+  }();
+  return excluded;
 }
 
 }  // namespace
@@ -114,6 +134,11 @@ const ImplementationInfo& Op::dispatch_candidates(const InterfaceInfo& info, con
   std::vector<const ImplementationInfo*> survivors;
   std::vector<std::string> rejected;
   for (const ImplementationInfo* c : on_device) {
+    if (excluded_implementations().contains(c->key)) {
+      rejected.push_back(fmt::format("{}: excluded by TILEOPS_EXCLUDE_IMPLEMENTATIONS", c->key));
+      drop(c, "excluded by TILEOPS_EXCLUDE_IMPLEMENTATIONS");
+      continue;
+    }
     if (!c->supported_archs.empty() &&
         std::find(c->supported_archs.begin(), c->supported_archs.end(), facts.arch) ==
             c->supported_archs.end()) {

@@ -1,6 +1,7 @@
 // A cached call enqueues work on the caller's stream without synchronising the host, so it can
 // be captured in a CUDA graph and replayed; errors still come before anything is enqueued.
 #include "support/cuda_support.hpp"
+#include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
 
@@ -29,6 +30,69 @@ TEST(CudaGraph, CachedCallIsCapturedAndReplays) {
   EXPECT_TRUE(c.ok()) << c.str();
 }
 
+// The grid softmax's blocks tell this launch's partials from earlier ones by a stamp: the replays
+// of one graph share its workspace and their %gridid, so each must advance the workspace's
+// generation to see its own. The input changes between replays.
+TEST(CudaGraph, GridRowsReplaysKeepTheirPartialsApart) {
+  TILEOPS_REQUIRE_CUDA();
+  SoftmaxFwdOp op({.dim = -1});
+  const Tensor first = testing::device_copy(random_tensor({20, 131072}, DType::kBFloat16, 21));
+  const Tensor second = testing::device_copy(random_tensor({20, 131072}, DType::kBFloat16, 22));
+  const Tensor want_first = testing::host_copy(op(first));
+  ASSERT_EQ(op.last_call()->served_by, "softmax_grid_cuda");
+  const Tensor want_second = testing::host_copy(op(second));
+  const Tensor x = testing::device_copy(testing::host_copy(first));
+  Tensor out = Tensor::empty({20, 131072}, DType::kBFloat16, Device::cuda(0));
+  cuda::StreamHandle stream = cuda::create_stream(0);
+  cuda::StreamGuard guard(0, stream);
+  cuda::fill_bytes(out, 0xff);
+  cuda::synchronize(0);
+  cuda::Graph graph(0, stream);
+  op.call_into(std::vector<Tensor>{x}, std::vector<Tensor>{out});
+  graph.end_capture();
+  for (int replay = 0; replay < 4; ++replay) {
+    const bool odd = replay % 2 == 1;
+    cuda::copy(x, odd ? second : first);
+    cuda::fill_bytes(out, 0xff);
+    graph.replay();
+    cuda::synchronize(0);
+    const Comparison c =
+        compare(testing::host_copy(out), odd ? want_second : want_first, Tolerance{0, 0});
+    EXPECT_TRUE(c.ok()) << "replay " << replay << ": " << c.str();
+  }
+}
+
+// LayerNorm's grid rows exchange twice a launch (the mean, then the centred squares), over
+// alternating slot sets; each replay must still see only its own.
+TEST(CudaGraph, GridLayerNormReplaysKeepBothExchangesApart) {
+  TILEOPS_REQUIRE_CUDA();
+  const int64_t rows = 24, n = 65536;
+  LayerNormFwdOp op({.normalized_shape = {n}});
+  const Tensor w = testing::device_copy(random_tensor({n}, DType::kBFloat16, 31));
+  const Tensor b = testing::device_copy(random_tensor({n}, DType::kBFloat16, 32));
+  const Tensor inputs[] = {testing::device_copy(random_tensor({rows, n}, DType::kBFloat16, 33)),
+                           testing::device_copy(random_tensor({rows, n}, DType::kBFloat16, 34))};
+  Tensor wants[2];
+  for (int i = 0; i < 2; ++i) wants[i] = testing::host_copy(op(inputs[i], w, b));
+  ASSERT_EQ(op.last_call()->served_by, "layer_norm_grid_cuda");
+  const Tensor x = testing::device_copy(testing::host_copy(inputs[0]));
+  Tensor out = Tensor::empty({rows, n}, DType::kBFloat16, Device::cuda(0));
+  cuda::StreamHandle stream = cuda::create_stream(0);
+  cuda::StreamGuard guard(0, stream);
+  cuda::synchronize(0);
+  cuda::Graph graph(0, stream);
+  op.call_into(std::vector<Tensor>{x, w, b}, std::vector<Tensor>{out});
+  graph.end_capture();
+  for (int replay = 0; replay < 4; ++replay) {
+    cuda::copy(x, inputs[replay % 2]);
+    cuda::fill_bytes(out, 0xff);
+    graph.replay();
+    cuda::synchronize(0);
+    const Comparison c = compare(testing::host_copy(out), wants[replay % 2], Tolerance{0, 0});
+    EXPECT_TRUE(c.ok()) << "replay " << replay << ": " << c.str();
+  }
+}
+
 TEST(CudaGraph, OpsUseTheCallersStream) {
   TILEOPS_REQUIRE_CUDA();
   RMSNormFwdOp op({.normalized_shape = {64}});
@@ -46,8 +110,9 @@ TEST(CudaGraph, OpsUseTheCallersStream) {
 TEST(CudaGraph, ANullStreamIsTheLegacyDefaultStream) {
   TILEOPS_REQUIRE_CUDA();
   SoftmaxFwdOp op({.dim = -1});
-  // An LM-head shape: the split-row path allocates a scratch buffer on the current stream too.
-  const Tensor x = testing::device_copy(random_tensor({4, 102400}, DType::kBFloat16, 5));
+  // More rows than a wave of clusters: the grid rows allocate their workspace on the current
+  // stream too.
+  const Tensor x = testing::device_copy(random_tensor({20, 102400}, DType::kBFloat16, 5));
   const Tensor expected = testing::host_copy(op(x));
   cuda::StreamGuard guard(0, nullptr);
   EXPECT_EQ(cuda::current_stream(0), cuda::legacy_default_stream());

@@ -1,5 +1,7 @@
 // LayerNorm, FusedAddRMSNorm, BatchNorm, Softmax, LogSoftmax and the gated MLP on CUDA against
 // the float64 reference (skipped without a GPU).
+#include <tuple>
+
 #include "support/cuda_support.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
@@ -83,8 +85,8 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   }
   SoftmaxFwdOp last({.dim = -1});
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{32, 32, 4096}}, GetParam(), true));
-  // Few long rows: [4, 102400] and [3, 20011] run on a cluster per row (Hopper); rows too long
-  // for a cluster's registers, and misaligned ones (scalar access), take the two-kernel split.
+  // Few long rows: [2, 300000] and [4, 102400] off the pack spread each row over the SMs in one
+  // cooperative launch (softmax_grid_cuda).
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{2, 300000}}, GetParam()));
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{4, 102400}}, GetParam(), true));
   LogSoftmaxFwdOp log_last({.dim = -1});
@@ -92,7 +94,7 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
 }
 
 // Each softmax variant serves the calls dispatch gives it (test_softmax_dispatch.cpp checks the
-// choice without a GPU; this checks the variant's result on one), the split one through the
+// choice without a GPU; this checks the variant's result on one), the grid one through the
 // workspace the op allocates.
 TEST_P(CudaNorms, SoftmaxVariantsServeTheirCalls) {
   TILEOPS_REQUIRE_CUDA();
@@ -104,16 +106,45 @@ TEST_P(CudaNorms, SoftmaxVariantsServeTheirCalls) {
     std::string variant;
   };
   for (const Case& c :
-       {Case{{4, 102400}, -1, false, hopper ? "cluster" : "split"},
-        Case{{2, 300000}, -1, false, "split"},  // too long for a cluster
-        Case{{4, 102400}, -1, true, "split"},   // scalar access: too long too
-        Case{{33, 4096}, -1, false, "rows"}, Case{{3, 20011, 5}, 1, false, "strided"}}) {
+       {Case{{4, 102400}, -1, false, hopper ? "cluster" : "grid"},
+        Case{{8, 65536}, -1, false, hopper ? "cluster" : "grid"},
+        Case{{9, 65536}, -1, false, "grid"},   // a second wave of clusters
+        Case{{64, 16384}, -1, false, "rows"},  // past a wave, short for the grid
+        Case{{2, 300000}, -1, false, "grid"},  // past a cluster's registers
+        Case{{4, 102400}, -1, true, "grid"},   // scalar access: past a cluster's registers
+        Case{{100, 65536}, -1, false, "grid"}, Case{{33, 4096}, -1, false, "rows"},
+        Case{{3, 20011, 5}, 1, false, "strided"}}) {
     SoftmaxFwdOp soft({.dim = c.dim});
     LogSoftmaxFwdOp log_soft({.dim = c.dim});
     EXPECT_TRUE(cuda_matches_reference(soft, {c.x}, GetParam(), c.misaligned)) << c.x.str();
     EXPECT_EQ(soft.last_call()->served_by, "softmax_" + c.variant + "_cuda") << c.x.str();
     EXPECT_TRUE(cuda_matches_reference(log_soft, {c.x}, GetParam(), c.misaligned)) << c.x.str();
     EXPECT_EQ(log_soft.last_call()->served_by, "log_softmax_" + c.variant + "_cuda") << c.x.str();
+  }
+}
+
+// Few long rows spread over blocks on every SM, exchanging (max, sum) through the workspace: rows
+// past a cluster's registers or more than a wave of clusters, widths off the pack (one element an
+// access) and off the blocks' share, and rows longer than the resident blocks keep in registers
+// (read again in the second pass).
+TEST_P(CudaNorms, FewLongRowsSpreadOverTheGrid) {
+  TILEOPS_REQUIRE_CUDA();
+  const int sms = read_device_facts(Device::cuda(0)).sm_count;
+  for (const auto& [rows, n, misaligned] : {std::tuple<int64_t, int64_t, bool>{1, 300000, false},
+                                            {1, 50257, false},
+                                            {17, 32768, true},
+                                            {20, 131072, false},
+                                            {40, 40011, true},
+                                            {int64_t{sms} - 1, 32768, false},
+                                            {100, 65536, false},
+                                            {2, int64_t{1} << 22, false}}) {
+    SoftmaxFwdOp soft({.dim = -1});
+    LogSoftmaxFwdOp log_soft({.dim = -1});
+    const Shape x{rows, n};
+    EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam(), misaligned)) << x.str();
+    EXPECT_EQ(soft.last_call()->served_by, "softmax_grid_cuda") << x.str();
+    EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam(), misaligned)) << x.str();
+    EXPECT_EQ(log_soft.last_call()->served_by, "log_softmax_grid_cuda") << x.str();
   }
 }
 
@@ -205,6 +236,36 @@ TEST_P(CudaNorms, FewLongRowsTakeAClusterARow) {
   FusedAddRMSNormFwdOp fused;
   EXPECT_TRUE(cuda_matches_reference(fused, {Shape{2, 50257}, Shape{2, 50257}, Shape{50257}},
                                      GetParam(), true));
+}
+
+// The norms' few long rows past a wave of clusters or past a cluster's registers: the grid a row,
+// exchanging their sums (LayerNorm's two: the mean, then the centred squares) through the
+// workspace; rows off the 16-byte pack, and rows longer than the resident blocks keep in
+// registers.
+TEST_P(CudaNorms, FewLongRowsOfTheNormsSpreadOverTheGrid) {
+  TILEOPS_REQUIRE_CUDA();
+  const int sms = read_device_facts(Device::cuda(0)).sm_count;
+  for (const auto& [rows, n, misaligned] : {std::tuple<int64_t, int64_t, bool>{17, 32768, false},
+                                            {1, 300000, false},
+                                            {40, 50257, true},
+                                            {int64_t{sms} - 1, 32768, false},
+                                            {100, 65536, false},
+                                            {2, int64_t{1} << 22, false}}) {
+    RMSNormFwdOp rms({.normalized_shape = {n}});
+    EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam(), misaligned))
+        << rows << "x" << n;
+    EXPECT_EQ(rms.last_call()->served_by, "rms_norm_grid_cuda") << rows << "x" << n;
+    LayerNormFwdOp ln({.normalized_shape = {n}});
+    EXPECT_TRUE(
+        cuda_matches_reference(ln, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam(), misaligned))
+        << rows << "x" << n;
+    EXPECT_EQ(ln.last_call()->served_by, "layer_norm_grid_cuda");
+    FusedAddRMSNormFwdOp fused;
+    EXPECT_TRUE(cuda_matches_reference(fused, {Shape{rows, n}, Shape{rows, n}, Shape{n}},
+                                       GetParam(), misaligned))
+        << rows << "x" << n;
+    EXPECT_EQ(fused.last_call()->served_by, "fused_add_rms_norm_grid_cuda");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CudaNorms,

@@ -11,15 +11,16 @@ namespace {
 
 using cuda::RowArgs;
 
-TEST(RowArgs, PointsAtEachTensorsDataThenTheScalarsThenTheRowCount) {
+TEST(RowArgs, PointsAtEachTensorsDataThenTheScalarsThenTheRowCountAndTheExchange) {
   const Tensor x = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
   const Tensor w = Tensor::empty({5}, DType::kFloat32, Device::cpu());
   const Tensor y = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
   const Tensor r = Tensor::empty({3, 5}, DType::kFloat32, Device::cpu());
   int64_t n = 5;
   float eps = 0.5f;
-  const RowArgs a(3, {&x, &w}, {&y, &r}, {&n, &eps});
-  ASSERT_EQ(a.args().size(), 7u);
+  int workspace = 0;
+  const RowArgs a(3, {&x, &w}, {&y, &r}, {&n, &eps}, &workspace);
+  ASSERT_EQ(a.args().size(), 8u);
   ASSERT_EQ(a.tensors().size(), 4u);
   const Tensor* expected[] = {&x, &w, &y, &r};
   for (size_t i = 0; i < 4; ++i) {
@@ -29,6 +30,12 @@ TEST(RowArgs, PointsAtEachTensorsDataThenTheScalarsThenTheRowCount) {
   EXPECT_EQ(a.args()[4], &n);
   EXPECT_EQ(a.args()[5], &eps);
   EXPECT_EQ(*static_cast<const int64_t*>(a.args()[6]), 3);
+  EXPECT_EQ(*static_cast<void* const*>(a.args()[7]), &workspace);
+  EXPECT_EQ(a.scalars().size(), 2u);
+  // Without GRID the kernels still take the parameter: null.
+  const RowArgs plain(3, {&x}, {&y}, {&n});
+  ASSERT_EQ(plain.args().size(), 5u);
+  EXPECT_EQ(*static_cast<void* const*>(plain.args()[4]), nullptr);
 }
 
 // A tuning trial's list: its scratch tensors with the call's scalars, the row count its own.
@@ -43,7 +50,7 @@ TEST(RowArgs, ATrialTakesItsTensorsAndTheCallsScalars) {
                             Tensor::empty({2, 4}, DType::kFloat32, Device::cpu())};
   const RowArgs trial(2, std::span<const Tensor>(scratch, 1),
                       std::span<const Tensor>(scratch + 1, 1), call.scalars());
-  ASSERT_EQ(trial.args().size(), 4u);
+  ASSERT_EQ(trial.args().size(), 5u);
   EXPECT_EQ(*static_cast<const void* const*>(trial.args()[0]), scratch[0].data());
   EXPECT_EQ(*static_cast<const void* const*>(trial.args()[1]), scratch[1].data());
   EXPECT_EQ(trial.args()[2], &n);

@@ -1,6 +1,8 @@
 // Which CUDA implementation of the row norms dispatch picks, from the call spec and an H200's
 // facts alone (no GPU needed): rows of up to 128 packs of 16 bytes take a group of lanes a row,
-// longer rows one block a row, and the refusal names the limit.
+// longer rows one block a row, few long rows a cluster or the grid a row, and the refusal names
+// the limit.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -105,13 +107,19 @@ TEST(RowDispatch, LongerRowsTakeOneBlockARowAndTheRefusalSaysWhy) {
       "fused_add_rms_norm_cuda");
 }
 
-TEST(RowDispatch, FewLongRowsTakeAClusterARowOnHopper) {
+// A cluster of 8 blocks a row, a block an SM, clusters inside a GPC: 8 rows a wave on 132 SMs.
+// Past a wave, past a cluster's registers, or before Hopper, few rows of 32768 or more take the
+// grid a row; shorter rows one block a row.
+TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   for (int64_t n : {16384, 50257, 262144}) {
-    for (int64_t rows : {1, 8, 131}) {
-      EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n)).first,
-                "rms_norm_cluster_cuda")
-          << rows << "x" << n;
+    for (int64_t rows : {1, 8}) {
+      const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n));
+      EXPECT_EQ(d.first, "rms_norm_cluster_cuda") << rows << "x" << n;
+      if (n >= 32768) {
+        EXPECT_EQ(d.second.at("rms_norm_grid_cuda"),
+                  "outranked by rms_norm_cluster_cuda (preferred_over)");
+      }
       EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(DType::kBFloat16, rows, n)).first,
                 "layer_norm_cluster_cuda");
       EXPECT_EQ(
@@ -120,19 +128,50 @@ TEST(RowDispatch, FewLongRowsTakeAClusterARowOnHopper) {
           "fused_add_rms_norm_cluster_cuda");
     }
   }
-  const auto many = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 132, 16384));
+  for (int64_t n : {32768, 50257, 262144}) {
+    for (int64_t rows : {9, 64, 131}) {
+      const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n));
+      EXPECT_EQ(d.first, "rms_norm_grid_cuda") << rows << "x" << n;
+      EXPECT_EQ(d.second.at("rms_norm_cluster_cuda"),
+                fmt::format("refused: {} rows need more clusters than the 8 that run at once on "
+                            "132 SMs (a cluster of 8 blocks a row, a block an SM, clusters inside "
+                            "a GPC)",
+                            rows));
+      EXPECT_EQ(d.second.at("rms_norm_cuda"),
+                "general: ranks below every specialised implementation")
+          << d.second.at("rms_norm_cuda");
+      EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(DType::kBFloat16, rows, n)).first,
+                "layer_norm_grid_cuda");
+      EXPECT_EQ(
+          decide<FusedAddRMSNormSelection>(call_of<FusedAddRMSNormCall>(DType::kFloat16, rows, n))
+              .first,
+          "fused_add_rms_norm_grid_cuda");
+    }
+  }
+  const auto mid = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 64, 32767));
+  EXPECT_EQ(mid.first, "rms_norm_cuda");
+  EXPECT_EQ(mid.second.at("rms_norm_grid_cuda"),
+            "refused: rows of 32767 elements are shorter than 32768: one block a row walks them "
+            "faster");
+  const auto many = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 132, 65536));
   EXPECT_EQ(many.first, "rms_norm_cuda");
-  EXPECT_EQ(many.second.at("rms_norm_cluster_cuda"),
-            "refused: rows are not few and long (132 rows of 16384; needs fewer rows than the 132 "
-            "SMs and at least 16384 elements a row)");
+  for (const char* key : {"rms_norm_cluster_cuda", "rms_norm_grid_cuda"}) {
+    EXPECT_EQ(many.second.at(key),
+              "refused: rows are not few and long (132 rows of 65536; needs fewer rows than the "
+              "132 SMs and at least 16384 elements a row)");
+  }
   const auto huge = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kFloat32, 1, 131073));
-  EXPECT_EQ(huge.first, "rms_norm_cuda");
+  EXPECT_EQ(huge.first, "rms_norm_grid_cuda");
   EXPECT_EQ(huge.second.at("rms_norm_cluster_cuda"),
             "refused: a row of 131073 elements does not fit a cluster's registers (at most "
             "131072)");
-  // Before Hopper there are no clusters.
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 16383)).first,
+            "rms_norm_cuda");
+  // Before Hopper there are no clusters; cooperative launches need none.
   ScopedDeviceFacts a100(kCUDA, DeviceFacts{80, 108, "", 166912});
   EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 262144)).first,
+            "rms_norm_grid_cuda");
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 16384)).first,
             "rms_norm_cuda");
 }
 

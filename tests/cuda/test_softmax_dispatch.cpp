@@ -70,41 +70,53 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-TEST(SoftmaxDispatch, FewLongRowsOnHopperTakeTheCluster) {
+// A cluster of 8 blocks a row, clusters inside a GPC: 8 rows a wave on 132 SMs.
+TEST(SoftmaxDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
   ScopedDeviceFacts facts(kCUDA, kH200);
-  const Decision d = decide(call_of(4, 128256, 1));  // an LM head's logits
-  EXPECT_EQ(d.winner, "softmax_cluster_cuda");
-  EXPECT_EQ(d.dropped.at("softmax_split_cuda"),
-            "outranked by softmax_cluster_cuda (preferred_over)");
-  EXPECT_EQ(d.dropped.at("softmax_rows_cuda"),
-            "outranked by softmax_cluster_cuda (preferred_over)");
-  EXPECT_TRUE(has(d.dropped.at("softmax_strided_cuda"), "general"))
-      << d.dropped.at("softmax_strided_cuda");
-  EXPECT_TRUE(has(d.dropped.at("softmax_cpu"), "runs on cpu"));
+  for (int64_t rows : {1, 4, 8}) {
+    const Decision d = decide(call_of(rows, 128256, 1));  // an LM head's logits
+    EXPECT_EQ(d.winner, "softmax_cluster_cuda") << rows;
+    for (const char* key : {"softmax_grid_cuda", "softmax_rows_cuda"}) {
+      EXPECT_EQ(d.dropped.at(key), "outranked by softmax_cluster_cuda (preferred_over)") << key;
+    }
+    EXPECT_TRUE(has(d.dropped.at("softmax_strided_cuda"), "general"))
+        << d.dropped.at("softmax_strided_cuda");
+    EXPECT_TRUE(has(d.dropped.at("softmax_cpu"), "runs on cpu"));
+  }
+  const Decision more = decide(call_of(9, 128256, 1));
+  EXPECT_EQ(more.winner, "softmax_grid_cuda");
+  EXPECT_EQ(more.dropped.at("softmax_cluster_cuda"),
+            "refused: 9 rows need more clusters than the 8 that run at once on 132 SMs (a cluster "
+            "of 8 blocks a row, clusters inside a GPC)");
+  EXPECT_EQ(more.dropped.at("softmax_rows_cuda"),
+            "outranked by softmax_grid_cuda (preferred_over)");
+  // Rows under 32768 past a wave of clusters: one block a row.
+  const Decision mid = decide(call_of(64, 32767, 1));
+  EXPECT_EQ(mid.winner, "softmax_rows_cuda");
+  EXPECT_EQ(mid.dropped.at("softmax_grid_cuda"),
+            "refused: rows of 32767 elements are shorter than 32768: one block a row walks them "
+            "faster");
+  // Cooperative launches need no cluster: the A100 takes the grid.
+  ScopedDeviceFacts a100(kCUDA, kA100);
+  EXPECT_EQ(decide(call_of(4, 128256, 1)).winner, "softmax_grid_cuda");
 }
 
-TEST(SoftmaxDispatch, BeforeHopperFewLongRowsAreSplitOverBlocks) {
-  ScopedDeviceFacts facts(kCUDA, kA100);
-  const Decision d = decide(call_of(4, 128256, 1));
-  EXPECT_EQ(d.winner, "softmax_split_cuda");
-  EXPECT_TRUE(
-      has(d.dropped.at("softmax_cluster_cuda"), "architecture 80 is not in supported_archs"))
-      << d.dropped.at("softmax_cluster_cuda");
-  EXPECT_EQ(d.dropped.at("softmax_rows_cuda"), "outranked by softmax_split_cuda (preferred_over)");
-}
-
-TEST(SoftmaxDispatch, ARowTooLongForTheClustersRegistersIsSplit) {
+// 8 blocks x 512 threads x 8 packs of 16 bytes hold 262144 bf16 (131072 fp32) elements a row;
+// rows past that, and rows read an element at a time past an eighth of it, take the grid, which
+// has no limit: past the packs its blocks keep in registers, they read again.
+TEST(SoftmaxDispatch, RowsPastAClusterTakeTheGrid) {
   ScopedDeviceFacts facts(kCUDA, kH200);
-  // 8 blocks x 512 threads x 8 packs of 8 bf16 hold 262144 elements; one pack more does not fit.
-  EXPECT_EQ(decide(call_of(4, 262144, 1)).winner, "softmax_cluster_cuda");
-  const Decision d = decide(call_of(4, 262144 + 64, 1));
-  EXPECT_EQ(d.winner, "softmax_split_cuda");
-  EXPECT_TRUE(has(d.dropped.at("softmax_cluster_cuda"), "does not fit a cluster's registers"))
-      << d.dropped.at("softmax_cluster_cuda");
-  // Unaligned rows are read one element at a time, so the cluster holds 8 times fewer.
-  const Decision scalar = decide(call_of(4, 128256, 1, DType::kBFloat16, /*aligned16=*/false));
-  EXPECT_EQ(scalar.winner, "softmax_split_cuda");
-  EXPECT_EQ(decide(call_of(4, 32768, 1, DType::kBFloat16, false)).winner, "softmax_cluster_cuda");
+  EXPECT_EQ(decide(call_of(2, 262144, 1)).winner, "softmax_cluster_cuda");
+  const Decision longer = decide(call_of(2, 262144 + 8, 1));
+  EXPECT_EQ(longer.winner, "softmax_grid_cuda");
+  EXPECT_TRUE(has(longer.dropped.at("softmax_cluster_cuda"), "does not fit a cluster's registers"))
+      << longer.dropped.at("softmax_cluster_cuda");
+  EXPECT_EQ(decide(call_of(2, 131072, 1, DType::kFloat32)).winner, "softmax_cluster_cuda");
+  EXPECT_EQ(decide(call_of(2, 131072 + 4, 1, DType::kFloat32)).winner, "softmax_grid_cuda");
+  EXPECT_EQ(decide(call_of(2, 32768, 1, DType::kBFloat16, false)).winner, "softmax_cluster_cuda");
+  EXPECT_EQ(decide(call_of(2, 32769, 1, DType::kBFloat16, false)).winner, "softmax_grid_cuda");
+  EXPECT_EQ(decide(call_of(1, int64_t{1} << 26, 1)).winner, "softmax_grid_cuda");
+  EXPECT_EQ(decide(call_of(131, 32768, 1)).winner, "softmax_grid_cuda");
 }
 
 TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
@@ -113,7 +125,7 @@ TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
                                call_of(4, 16383, 1, DType::kFloat32)}) {
     const Decision d = decide(c);
     EXPECT_EQ(d.winner, "softmax_rows_cuda") << c.describe();
-    for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda"}) {
+    for (const char* key : {"softmax_grid_cuda", "softmax_cluster_cuda"}) {
       EXPECT_TRUE(has(d.dropped.at(key), "refused: rows are not few and long"))
           << d.dropped.at(key);
     }
@@ -137,7 +149,7 @@ TEST(SoftmaxDispatch, AnotherDimTakesTheStridedKernel) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   const Decision d = decide(call_of(2, 128256, 4));
   EXPECT_EQ(d.winner, "softmax_strided_cuda");
-  for (const char* key : {"softmax_cluster_cuda", "softmax_split_cuda", "softmax_rows_cuda",
+  for (const char* key : {"softmax_grid_cuda", "softmax_cluster_cuda", "softmax_rows_cuda",
                           "softmax_warp_rows_cuda"}) {
     EXPECT_TRUE(has(d.dropped.at(key), "refused: the reduced dim is not the last (inner = 4)"))
         << key << ": " << d.dropped.at(key);
@@ -149,12 +161,13 @@ TEST(SoftmaxDispatch, LogSoftmaxHasTheSameVariantsUnderItsOwnKeys) {
   {
     ScopedDeviceFacts facts(kCUDA, kH200);
     EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_cluster_cuda");
+    EXPECT_EQ(op.key(call_of(100, 65536, 1)), "log_softmax_grid_cuda");
     EXPECT_EQ(op.key(call_of(4096, 4096, 1)), "log_softmax_rows_cuda");
     EXPECT_EQ(op.key(call_of(2, 100, 3)), "log_softmax_strided_cuda");
     EXPECT_EQ(op.key(call_of(2, 100, 1)), "log_softmax_warp_rows_cuda");
   }
   ScopedDeviceFacts facts(kCUDA, kA100);
-  EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_split_cuda");
+  EXPECT_EQ(op.key(call_of(4, 128256, 1)), "log_softmax_grid_cuda");
 }
 
 }  // namespace

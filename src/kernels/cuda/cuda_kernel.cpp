@@ -118,6 +118,25 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
         "cuLaunchKernelEx");
 }
 
+void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                        std::span<void* const> args) {
+  if (grid_x == 0 || grid_y == 0) return;
+  LaunchAttribute cooperative{};
+  cooperative.id = kLaunchAttrCooperative;
+  cooperative.value.cooperative = 1;
+  LaunchConfig config{
+      grid_x,       grid_y, 1, block, 1, 1, 0, static_cast<CUstream>(current_stream(device)),
+      &cooperative, 1};
+  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.data()), nullptr),
+        "cuLaunchKernelEx (cooperative)");
+}
+
+void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                        std::initializer_list<void*> args) {
+  launch_cooperative(fn, device, grid_x, grid_y, block,
+                     std::span<void* const>(args.begin(), args.size()));
+}
+
 void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                std::initializer_list<void*> args) {
   if (g.grid_x == 0 || g.grid_y == 0 || g.grid_z == 0) return;

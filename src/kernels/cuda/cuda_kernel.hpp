@@ -65,6 +65,13 @@ void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y
 void launch_clusters(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
                      unsigned cluster_x, std::span<void* const> args);
 
+// Launches cooperatively: every block of the grid is resident at once, so its blocks may wait
+// on each other (the driver refuses a grid larger than the device holds at once).
+void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                        std::initializer_list<void*> args);
+void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned grid_y, unsigned block,
+                        std::span<void* const> args);
+
 // A launch of any shape: dynamic shared memory beyond 48 KiB is enabled on the function first,
 // and cluster_x > 1 launches clusters of that many blocks along x.
 struct LaunchGeometry {

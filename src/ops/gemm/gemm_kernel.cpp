@@ -1,5 +1,7 @@
 #include "tileops/ops/gemm/gemm_kernel.hpp"
 
+#include "tileops/ops/workspace.hpp"
+
 namespace tileops {
 
 std::string GemmCall::describe() const {
@@ -17,10 +19,7 @@ std::string GemmCall::describe() const {
 
 void run_gemm(GemmKernel& kernel, const GemmCall& call, const Tensor& a, const Tensor& b,
               const Tensor& d, const GemmTail& tail) {
-  const int64_t scratch = kernel.workspace_bytes(call);
-  const Tensor workspace =
-      scratch > 0 ? Tensor::empty(Shape{scratch}, DType::kUInt8, a.device()) : Tensor();
-  kernel.run(call, a, b, d, tail, workspace);
+  kernel.run(call, a, b, d, tail, allocate_workspace(kernel.workspace_bytes(call), a.device()));
 }
 
 }  // namespace tileops

@@ -1,5 +1,7 @@
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
 
+#include "tileops/ops/workspace.hpp"
+
 namespace tileops {
 
 std::string FusedAddRMSNormCall::describe() const {
@@ -21,7 +23,9 @@ void FusedAddRMSNormFwdOp::forward(const Tensor& x, const Tensor& residual, cons
   const int64_t n = weight.numel();
   const FusedAddRMSNormCall call{
       {x.device()}, x.dtype(), n == 0 ? 0 : x.numel() / n, n, params().eps};
-  kernel_for<FusedAddRMSNormKernel>(call).run(call, x, residual, weight, output, residual_out);
+  FusedAddRMSNormKernel& kernel = kernel_for<FusedAddRMSNormKernel>(call);
+  kernel.run(call, x, residual, weight, output, residual_out,
+             allocate_workspace(kernel.workspace_bytes(call), x.device()));
 }
 
 }  // namespace tileops

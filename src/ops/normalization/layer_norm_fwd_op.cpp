@@ -1,6 +1,7 @@
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 
 #include "tileops/ops/eps.hpp"
+#include "tileops/ops/workspace.hpp"
 
 namespace tileops {
 
@@ -23,7 +24,9 @@ void LayerNormFwdOp::forward(const Tensor& x, const Tensor& weight, const Tensor
   const int64_t n = weight.numel();
   const LayerNormCall call{
       {x.device()}, x.dtype(), n == 0 ? 0 : x.numel() / n, n, resolve_eps(params().eps, x.dtype())};
-  kernel_for<LayerNormKernel>(call).run(call, x, weight, bias, output);
+  LayerNormKernel& kernel = kernel_for<LayerNormKernel>(call);
+  kernel.run(call, x, weight, bias, output,
+             allocate_workspace(kernel.workspace_bytes(call), x.device()));
 }
 
 }  // namespace tileops

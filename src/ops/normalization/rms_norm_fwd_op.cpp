@@ -1,6 +1,7 @@
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 
 #include "tileops/ops/eps.hpp"
+#include "tileops/ops/workspace.hpp"
 
 namespace tileops {
 
@@ -22,7 +23,8 @@ void RMSNormFwdOp::forward(const Tensor& x, const Tensor& weight, Tensor& output
   const int64_t n = weight.numel();
   const RMSNormCall call{
       {x.device()}, x.dtype(), n == 0 ? 0 : x.numel() / n, n, resolve_eps(params().eps, x.dtype())};
-  kernel_for<RMSNormKernel>(call).run(call, x, weight, output);
+  RMSNormKernel& kernel = kernel_for<RMSNormKernel>(call);
+  kernel.run(call, x, weight, output, allocate_workspace(kernel.workspace_bytes(call), x.device()));
 }
 
 }  // namespace tileops

@@ -1,5 +1,7 @@
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
 
+#include "tileops/ops/workspace.hpp"
+
 namespace tileops {
 
 SoftmaxFwdOp::SoftmaxFwdOp(Params params, Target target)
@@ -13,10 +15,7 @@ const OpDecl& SoftmaxFwdOp::decl() {
 void SoftmaxFwdOp::forward(const Tensor& x, Tensor& output) {
   const SoftmaxCall call = SoftmaxCall::of(x, output, params().dim);
   SoftmaxKernel& kernel = kernel_for<SoftmaxKernel>(call);
-  const int64_t scratch = kernel.workspace_bytes(call);
-  const Tensor workspace =
-      scratch > 0 ? Tensor::empty(Shape{scratch}, DType::kUInt8, x.device()) : Tensor();
-  kernel.run(call, x, output, workspace);
+  kernel.run(call, x, output, allocate_workspace(kernel.workspace_bytes(call), x.device()));
 }
 
 }  // namespace tileops

@@ -31,6 +31,7 @@ inline constexpr int kFuncAttrMaxDynamicSharedSize = 8;
 inline constexpr unsigned kStreamNonBlocking = 1;
 inline constexpr int kCaptureModeThreadLocal = 1;
 
+inline constexpr int kLaunchAttrCooperative = 2;       // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
 inline constexpr int kLaunchAttrClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
 
 // ABI-compatible with CUlaunchAttribute and CUlaunchConfig of cuda.h (CUDA 12 and later).
@@ -42,6 +43,7 @@ struct LaunchAttribute {
     struct {
       unsigned x, y, z;
     } cluster_dim;
+    int cooperative;
   } value;
 };
 struct LaunchConfig {

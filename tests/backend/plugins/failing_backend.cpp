@@ -18,7 +18,7 @@ class FailingKernel final : public tileops::RMSNormKernel {
   using Interface = tileops::RMSNormKernel;
   static constexpr tileops::DeviceType devices[] = {tileops::kCPU};
   void run(const tileops::RMSNormCall&, const tileops::Tensor&, const tileops::Tensor&,
-           const tileops::Tensor&) override {}
+           const tileops::Tensor&, const tileops::Tensor&) override {}
 };
 
 class FailingAllocator final : public tileops::Allocator {

@@ -25,8 +25,12 @@ class TILEOPS_API FusedAddRMSNormKernel
     : public KernelInterface<FusedAddRMSNormKernel, FusedAddRMSNormCall> {
  public:
   static constexpr std::string_view kName = "fused_add_rms_norm";
+  // Scratch bytes run needs for call (the grid rows' exchange); the op allocates them.
+  virtual int64_t workspace_bytes(const FusedAddRMSNormCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
   virtual void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
-                   const Tensor& weight, const Tensor& output, const Tensor& residual_out) = 0;
+                   const Tensor& weight, const Tensor& output, const Tensor& residual_out,
+                   const Tensor& workspace) = 0;
 };
 
 class TILEOPS_API FusedAddRMSNormFwdOp final : public gen::FusedAddRMSNormFwdOpBase {

@@ -23,8 +23,11 @@ struct TILEOPS_API LayerNormCall : CallSpec {
 class TILEOPS_API LayerNormKernel : public KernelInterface<LayerNormKernel, LayerNormCall> {
  public:
   static constexpr std::string_view kName = "layer_norm";
+  // Scratch bytes run needs for call (the grid rows' exchange); the op allocates them.
+  virtual int64_t workspace_bytes(const LayerNormCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
   virtual void run(const LayerNormCall& call, const Tensor& x, const Tensor& weight,
-                   const Tensor& bias, const Tensor& output) = 0;
+                   const Tensor& bias, const Tensor& output, const Tensor& workspace) = 0;
 };
 
 class TILEOPS_API LayerNormFwdOp final : public gen::LayerNormFwdOpBase {

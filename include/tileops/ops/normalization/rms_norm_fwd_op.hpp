@@ -22,8 +22,11 @@ struct TILEOPS_API RMSNormCall : CallSpec {
 class TILEOPS_API RMSNormKernel : public KernelInterface<RMSNormKernel, RMSNormCall> {
  public:
   static constexpr std::string_view kName = "rms_norm";
+  // Scratch bytes run needs for call (the grid rows' exchange); the op allocates them.
+  virtual int64_t workspace_bytes(const RMSNormCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
   virtual void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
-                   const Tensor& output) = 0;
+                   const Tensor& output, const Tensor& workspace) = 0;
 };
 
 class TILEOPS_API RMSNormFwdOp final : public gen::RMSNormFwdOpBase {

@@ -51,7 +51,8 @@ class FusedAddRMSNormCpuKernel final : public FusedAddRMSNormKernel {
   static constexpr DeviceType devices[] = {kCPU};
 
   void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
-           const Tensor& weight, const Tensor& output, const Tensor& residual_out) override {
+           const Tensor& weight, const Tensor& output, const Tensor& residual_out,
+           const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       fused_add_rms_norm_rows<T>(call, x.data_as<const T>(), residual.data_as<const T>(),

@@ -64,7 +64,7 @@ class LayerNormCpuKernel final : public LayerNormKernel {
   static constexpr DeviceType devices[] = {kCPU};
 
   void run(const LayerNormCall& call, const Tensor& x, const Tensor& weight, const Tensor& bias,
-           const Tensor& output) override {
+           const Tensor& output, const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       layer_norm_rows<T>(call, x.data_as<const T>(), weight.data_as<const T>(),

@@ -36,8 +36,8 @@ class RMSNormCpuKernel final : public RMSNormKernel {
   using Interface = RMSNormKernel;
   static constexpr DeviceType devices[] = {kCPU};
 
-  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight,
-           const Tensor& output) override {
+  void run(const RMSNormCall& call, const Tensor& x, const Tensor& weight, const Tensor& output,
+           const Tensor& /*workspace*/) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       rms_norm_rows<T>(call, x.data_as<const T>(), weight.data_as<const T>(), output.data_as<T>());

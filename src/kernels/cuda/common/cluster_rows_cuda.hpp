@@ -1,13 +1,14 @@
 // The host class template of the row kernels run with a thread-block cluster a row (their
-// CLUSTER > 0), on Hopper and later: for few long rows (fewer rows than SMs, each at least
-// kClusterLongRow elements), where one block a row leaves most SMs idle and walks a
-// vocabulary-wide row with one SM (1x262144 bf16 RMSNorm: 31 us one block a row against a
-// 1.5 us copy on the H200). Each of the cluster's blocks keeps its share of the row in registers
-// and the blocks merge their partial sums through distributed shared memory, in one launch and
-// with no workspace. Derived declares `static RowKernelDecl kernel()` (the same source as its
-// one-block-a-row sibling) and run(), which hands its tensors and scalars to set_.run.
+// CLUSTER > 0), on Hopper and later, for few long rows (common/long_rows.hpp). Each of the
+// cluster's blocks keeps its share of the row in registers and the blocks merge their partial
+// sums through distributed shared memory, in one launch and with no workspace. A block takes an
+// SM, and past the clusters that run at once (cluster_rows_wave) rows would run in waves: those
+// go to the grid a row (common/grid_rows_cuda.hpp). Derived declares
+// `static RowKernelDecl kernel()` (the same source as its one-block-a-row sibling) and run(),
+// which hands its tensors and scalars to set_.run.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <initializer_list>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/cuda/common/long_rows.hpp"
 #include "kernels/cuda/common/per_dtype_kernel.hpp"
 #include "kernels/cuda/common/row_tuning.hpp"
 
@@ -24,25 +26,25 @@ namespace tileops::cuda {
 inline constexpr unsigned kClusterRowBlocks = 8;  // the portable cluster size
 inline constexpr unsigned kClusterRowThreads = 1024;
 inline constexpr int kClusterRowsCache = 4;
-inline constexpr int64_t kClusterLongRow = 16384;
 // 16-byte packs a cluster keeps in registers: 32768 (262144 16-bit elements).
 inline constexpr int64_t kClusterRowMaxPacks =
     int64_t{kClusterRowBlocks} * kClusterRowThreads * kClusterRowsCache;
 
-// Rows this kernel family serves: fewer than the SMs, each of kClusterLongRow elements or more,
-// at most kClusterRowMaxPacks packs of 16 bytes.
+// Rows this kernel family serves: few long rows of at most kClusterRowMaxPacks packs of 16 bytes,
+// no more of them than one wave of clusters holds.
 inline std::optional<std::string> cluster_rows_refusal(DType dtype, int64_t rows, int64_t n,
                                                        const DeviceFacts& facts) {
-  if (rows >= facts.sm_count || n < kClusterLongRow) {
-    return fmt::format(
-        "rows are not few and long ({} rows of {}; needs fewer rows than the {} SMs and at least "
-        "{} elements a row)",
-        rows, n, facts.sm_count, kClusterLongRow);
-  }
+  if (auto why = few_long_rows_refusal(rows, n, facts)) return why;
   const int64_t max_n = kClusterRowMaxPacks * wide_vector_width(dtype);
   if (n > max_n) {
     return fmt::format("a row of {} elements does not fit a cluster's registers (at most {})", n,
                        max_n);
+  }
+  if (rows > cluster_rows_wave(facts.sm_count)) {
+    return fmt::format(
+        "{} rows need more clusters than the {} that run at once on {} SMs (a cluster of {} "
+        "blocks a row, a block an SM, clusters inside a GPC)",
+        rows, cluster_rows_wave(facts.sm_count), facts.sm_count, kClusterRowBlocks);
   }
   return std::nullopt;
 }

@@ -55,14 +55,16 @@ inline int spanned_vector_width(DType dtype, int64_t n, std::span<const Tensor* 
 
 // A row kernel's argument list, built without allocating (a cached call's path): the data
 // pointers of the inputs, then of the outputs, then the scalars (pointers to their values), then
-// the row count. It points into itself, so it is neither copied nor moved.
+// the row count and the grid exchange's workspace (null but with GRID). It points into itself, so
+// it is neither copied nor moved.
 class RowArgs {
  public:
   static constexpr size_t kMaxTensors = 8, kMaxScalars = 4;
 
   RowArgs(int64_t rows, std::initializer_list<const Tensor*> inputs,
-          std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars)
-      : rows_(rows) {
+          std::initializer_list<const Tensor*> outputs, std::initializer_list<void*> scalars,
+          void* exchange = nullptr)
+      : rows_(rows), exchange_(exchange) {
     if (inputs.size() + outputs.size() > kMaxTensors) throw_too_many();
     for (const Tensor* t : inputs) tensors_[tensor_count_++] = t;
     for (const Tensor* t : outputs) tensors_[tensor_count_++] = t;
@@ -83,7 +85,7 @@ class RowArgs {
   std::span<const Tensor* const> tensors() const { return {tensors_.data(), tensor_count_}; }
   std::span<void* const> args() const { return {args_.data(), arg_count_}; }
   std::span<void* const> scalars() const {
-    return {args_.data() + tensor_count_, arg_count_ - tensor_count_ - 1};
+    return {args_.data() + tensor_count_, arg_count_ - tensor_count_ - 2};
   }
   int device() const { return device_of(*tensors_[0]); }
 
@@ -100,13 +102,15 @@ class RowArgs {
     size_t k = tensor_count_;
     for (void* p : scalars) args_[k++] = p;
     args_[k++] = &rows_;
+    args_[k++] = &exchange_;
     arg_count_ = k;
   }
 
   std::array<const Tensor*, kMaxTensors> tensors_{};
   std::array<const void*, kMaxTensors> data_{};
-  std::array<void*, kMaxTensors + kMaxScalars + 1> args_{};
+  std::array<void*, kMaxTensors + kMaxScalars + 2> args_{};
   int64_t rows_;
+  void* exchange_ = nullptr;
   size_t tensor_count_ = 0, arg_count_ = 0;
 };
 

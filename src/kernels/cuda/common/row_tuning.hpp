@@ -51,9 +51,11 @@ inline int default_row_config(RowDefault d, int64_t rows, int sms) {
 }
 
 // A row kernel: its file, entry point and own specialisation constants (softmax's LOG); each
-// variant adds T, VEC, CACHE, LANES and CLUSTER (both 0: one block a row; LANES lanes a row,
+// variant adds T, VEC, CACHE, LANES, CLUSTER and GRID (all 0: one block a row; LANES lanes a row,
 // several rows a block, common/warp_rows_cuda.hpp; a cluster of CLUSTER blocks a row,
-// common/cluster_rows_cuda.hpp). The kernel's last argument is the row count.
+// common/cluster_rows_cuda.hpp; GRID, a cooperative grid's column of blocks a row,
+// common/grid_rows_cuda.hpp). The kernel's last arguments are the row count and the grid
+// exchange's workspace (RowArgs).
 struct RowKernelDecl {
   std::string file;
   std::string entry;
@@ -61,11 +63,11 @@ struct RowKernelDecl {
 };
 
 inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth,
-                                  int lanes = 0, int cluster = 0) {
+                                  int lanes = 0, int cluster = 0, bool grid = false) {
   std::vector<KernelConstant> c{
       KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
-      KernelConstant::integer("CACHE", depth), KernelConstant::integer("LANES", lanes),
-      KernelConstant::integer("CLUSTER", cluster)};
+      KernelConstant::integer("CACHE", depth),        KernelConstant::integer("LANES", lanes),
+      KernelConstant::integer("CLUSTER", cluster),    KernelConstant::boolean("GRID", grid)};
   c.insert(c.end(), k.constants.begin(), k.constants.end());
   return KernelSpec(k.file, k.entry, std::move(c));
 }

@@ -5,6 +5,7 @@
 // and after its last whole pack are walked one at a time (RowSpan).
 #pragma once
 
+#include "device/grid_exchange.cuh"
 #include "device/reduce.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/vec.cuh"
@@ -15,15 +16,17 @@
 // (row_block_threads in common/row_launch.hpp). A group of lanes a row: blocks of 256
 // (common/warp_rows_cuda.hpp), at least four of them resident on an SM (at most 64 registers a
 // thread), since many short rows need the whole SM's threads in flight. A cluster a row: blocks
-// of 1024 (common/cluster_rows_cuda.hpp).
-#define TILEOPS_ROW_BOUNDS(cache, lanes, cluster)       \
-  __launch_bounds__((cluster) > 0 ? 1024                \
-                    : (lanes) > 0 ? 256                 \
-                    : (cache) > 0 ? 512                 \
-                                  : 1024,               \
-                    (cluster) == 0 && (lanes) > 0   ? 4 \
-                    : (cluster) == 0 && (cache) > 0 ? 2 \
-                                                    : 1)
+// of 1024 (common/cluster_rows_cuda.hpp). Blocks of the grid a row: 256, four resident on an SM
+// (common/grid_rows_cuda.hpp).
+#define TILEOPS_ROW_BOUNDS(cache, lanes, cluster, grid)           \
+  __launch_bounds__((grid)          ? 256                         \
+                    : (cluster) > 0 ? 1024                        \
+                    : (lanes) > 0   ? 256                         \
+                    : (cache) > 0   ? 512                         \
+                                    : 1024,                       \
+                    (grid) || ((cluster) == 0 && (lanes) > 0) ? 4 \
+                    : (cluster) == 0 && (cache) > 0           ? 2 \
+                                                              : 1)
 
 namespace tileops::dev {
 
@@ -33,16 +36,27 @@ namespace tileops::dev {
 // keep `live` false and walk nothing, but still take part in reduce() (the shuffles need the whole
 // warp). CLUSTER > 0 (sm_90 and later): a cluster of CLUSTER blocks a row (grid (CLUSTER, rows)),
 // block r walking the r-th share of the row's packs (the head with the first, the tail with the
-// last), reduce() merging the blocks' values through distributed shared memory.
-template <int LANES, int CLUSTER = 0>
+// last), reduce() merging the blocks' values through distributed shared memory. GRID: the
+// gridDim.x blocks of a cooperative launch's column a row (grid (blocks, rows)), shared out like a
+// cluster's, reduce() merging their values through the `exchange` workspace (GridExchange, a
+// region of grid_region_slots(gridDim.x) slots a row); the other modes ignore `exchange`.
+template <int LANES, int CLUSTER = 0, bool GRID = false>
 struct RowSlot {
   i64 row;
   int lane, stride;
   bool live;
   u32 rank = 0;
-  __device__ __forceinline__ explicit RowSlot(i64 rows) {
-    static_assert(LANES == 0 || CLUSTER == 0, "a group of lanes a row or a cluster a row");
-    if constexpr (CLUSTER > 0) {
+  GridExchange exchange;
+  __device__ __forceinline__ RowSlot(i64 rows, GridSlot* exchange_)
+      : exchange(GRID ? exchange_ + blockIdx.y * grid_region_slots(gridDim.x) : nullptr) {
+    static_assert((LANES > 0) + (CLUSTER > 0) + GRID <= 1,
+                  "one block, a group of lanes, a cluster or the grid a row");
+    if constexpr (GRID) {
+      row = blockIdx.y;
+      lane = threadIdx.x;
+      stride = blockDim.x;
+      rank = blockIdx.x;
+    } else if constexpr (CLUSTER > 0) {
       row = blockIdx.y;
       lane = threadIdx.x;
       stride = blockDim.x;
@@ -59,25 +73,26 @@ struct RowSlot {
     }
     live = row < rows;
   }
+  // Blocks sharing a row: 1, CLUSTER or the grid's column.
+  __device__ __forceinline__ u32 sharers() const {
+    return GRID ? gridDim.x : CLUSTER > 0 ? CLUSTER : 1;
+  }
   // The packs [begin(packs), end(packs)) of a row's body this thread's block walks.
   __device__ __forceinline__ i64 begin(i64 packs) const {
-    return CLUSTER > 0 ? rank * ((packs + CLUSTER - 1) / CLUSTER) : 0;
+    return rank * ((packs + sharers() - 1) / sharers());
   }
   __device__ __forceinline__ i64 end(i64 packs) const {
-    if constexpr (CLUSTER > 0) {
-      const i64 e = (rank + 1) * ((packs + CLUSTER - 1) / CLUSTER);
-      return e < packs ? e : packs;
-    }
-    return packs;
+    const i64 e = (rank + 1) * ((packs + sharers() - 1) / sharers());
+    return e < packs ? e : packs;
   }
   // f(i) for this thread's elements of a row of n outside the span's body: the head, then the
   // tail.
   template <typename Span, typename F>
   __device__ __forceinline__ void for_each_edge(const Span& span, i64 n, F f) const {
-    if (CLUSTER == 0 || rank == 0) {
+    if (rank == 0) {
       for (i64 i = lane; i < span.head; i += stride) f(i);
     }
-    if (CLUSTER == 0 || rank == CLUSTER - 1) {
+    if (rank == sharers() - 1) {
       for (i64 i = span.body_end() + lane; i < n; i += stride) f(i);
     }
   }
@@ -85,8 +100,10 @@ struct RowSlot {
   // cluster: each merges the blocks' values in rank order). scratch (32 values) serves the block
   // reduction.
   template <typename Op, typename V>
-  __device__ __forceinline__ V reduce(V v, V* scratch) const {
-    if constexpr (CLUSTER > 0) {
+  __device__ __forceinline__ V reduce(V v, V* scratch) {
+    if constexpr (GRID) {
+      return exchange.template reduce<Op>(block_reduce<Op>(v, scratch), rank, gridDim.x, scratch);
+    } else if constexpr (CLUSTER > 0) {
       __shared__ V published;
       v = block_reduce<Op>(v, scratch);
       if (threadIdx.x == 0) published = v;
@@ -225,6 +242,20 @@ __device__ __forceinline__ void prefetch_l2(const void* p, i64 count_bytes) {
   const char* c = static_cast<const char*>(p);
   for (i64 off = (i64)threadIdx.x * 128; off < count_bytes; off += (i64)blockDim.x * 128) {
     asm volatile("prefetch.global.L2 [%0];" ::"l"(c + off));
+  }
+}
+
+// prefetch_l2 of the part of a per-column vector (a norm's weight or bias) that this block reads
+// beside its share of a row's body: the whole body with one block a row, the block's share with
+// a cluster or the grid a row. Groups of lanes skip it (their blocks hold many rows, so w stays in
+// L2).
+template <int LANES, int CLUSTER, bool GRID, typename T, int VEC>
+__device__ __forceinline__ void prefetch_row_columns(const RowSlot<LANES, CLUSTER, GRID>& slot,
+                                                     const RowSpan<T, VEC>& span, const T* w) {
+  if constexpr (LANES == 0) {
+    const i64 first = span.head + slot.begin(span.packs) * VEC;
+    const i64 last = span.head + slot.end(span.packs) * VEC;
+    prefetch_l2(w + first, (last - first) * (i64)sizeof(T));
   }
 }
 

@@ -1,24 +1,25 @@
 // residual_out = x + residual (rounded to T, as the unfused pair would), output =
 // rms_norm(residual_out) * weight: one block a row, a group of LANES lanes a row (several rows a
-// block) or a cluster of CLUSTER blocks a row (RowSlot); several rows a block; the rounded sums
-// kept in registers (up to CACHE packs per thread; longer rows re-read residual_out, which these
-// threads wrote before the reduction), in 16-byte packs from the row's first 16-byte boundary
-// (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER.
+// block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
+// row (RowSlot); the rounded sums kept in registers (up to CACHE packs per thread; longer rows
+// re-read residual_out, which these threads wrote before the reduction), in 16-byte packs from
+// the row's first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
     fused_add_rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ residual,
                               const T* __restrict__ w, T* __restrict__ y,
-                              T* __restrict__ residual_out, i64 n, float eps, i64 rows) {
+                              T* __restrict__ residual_out, i64 n, float eps, i64 rows,
+                              GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  const RowSlot<LANES, CLUSTER> slot(rows);
-  if (LANES == 0 && CLUSTER == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const i64 off = slot.row * n;
   const RowSpan<T, VEC> span(x + off, len);
+  prefetch_row_columns(slot, span, w);
   const P* xp = span.packs_of(x + off);
   const P* rp = span.packs_of(residual + off);
   P* op = span.packs_of(residual_out + off);

@@ -1,7 +1,9 @@
 // LayerNormFwdOp and FusedAddRMSNormFwdOp on CUDA, like RMSNorm: one block a row with the same
 // tuning candidates (common/row_tuning.hpp), for rows of up to 128 packs a group of lanes a row
-// (common/warp_rows_cuda.hpp), for few long rows a cluster a row (common/cluster_rows_cuda.hpp).
+// (common/warp_rows_cuda.hpp), for few long rows a cluster a row (common/cluster_rows_cuda.hpp)
+// while one wave of clusters holds them, else the grid a row (common/grid_rows_cuda.hpp).
 #include "kernels/cuda/common/cluster_rows_cuda.hpp"
+#include "kernels/cuda/common/grid_rows_cuda.hpp"
 #include "kernels/cuda/common/row_kernel_cuda.hpp"
 #include "kernels/cuda/common/warp_rows_cuda.hpp"
 #include "tileops/ops/normalization/fused_add_rms_norm_fwd_op.hpp"
@@ -21,7 +23,7 @@ class LayerNormCuda final : public RowKernelCuda<LayerNormCuda, LayerNormKernel>
   static constexpr const char* kTunerName = "layer_norm_cuda";
 
   void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
-           const Tensor& y) override {
+           const Tensor& y, const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {0, 4}, {&x, &w, &b}, {&y}, {&n, &eps});
@@ -41,7 +43,8 @@ class FusedAddRMSNormCuda final : public RowKernelCuda<FusedAddRMSNormCuda, Fuse
   static constexpr const char* kTunerName = "fused_add_rms_norm_cuda";
 
   void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
-           const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
+           const Tensor& w, const Tensor& y, const Tensor& residual_out,
+           const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {0, 2}, {&x, &residual, &w}, {&y, &residual_out}, {&n, &eps});
@@ -57,7 +60,7 @@ class LayerNormWarpRowsCuda final : public WarpRowsCuda<LayerNormWarpRowsCuda, L
   }
 
   void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
-           const Tensor& y) override {
+           const Tensor& y, const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {&x, &w, &b}, {&y}, {&n, &eps});
@@ -77,23 +80,67 @@ class FusedAddRMSNormWarpRowsCuda final
   }
 
   void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
-           const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
+           const Tensor& w, const Tensor& y, const Tensor& residual_out,
+           const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {&x, &residual, &w}, {&y, &residual_out}, {&n, &eps});
   }
 };
 
+class LayerNormGridCuda final : public GridRowsCuda<LayerNormGridCuda, LayerNormKernel> {
+ public:
+  using GridRowsCuda::GridRowsCuda;
+  static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts& facts) {
+    return grid_rows_refusal(call.rows, call.n, facts);
+  }
+  int64_t workspace_bytes(const LayerNormCall& call) const override {
+    return grid_rows_workspace_bytes(call.dtype, call.rows, call.n, sm_count(call.device.index));
+  }
+
+  void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
+           const Tensor& y, const Tensor& workspace) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run("layer_norm_grid_cuda", call.rows, call.n, {&x, &w, &b}, {&y}, {&n, &eps}, workspace);
+  }
+};
+
+class FusedAddRMSNormGridCuda final
+    : public GridRowsCuda<FusedAddRMSNormGridCuda, FusedAddRMSNormKernel> {
+ public:
+  using GridRowsCuda::GridRowsCuda;
+  static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
+  static std::optional<std::string> refusal(const FusedAddRMSNormCall& call,
+                                            const DeviceFacts& facts) {
+    return grid_rows_refusal(call.rows, call.n, facts);
+  }
+  int64_t workspace_bytes(const FusedAddRMSNormCall& call) const override {
+    return grid_rows_workspace_bytes(call.dtype, call.rows, call.n, sm_count(call.device.index));
+  }
+
+  void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
+           const Tensor& w, const Tensor& y, const Tensor& residual_out,
+           const Tensor& workspace) override {
+    int64_t n = call.n;
+    float eps = static_cast<float>(call.eps);
+    set_.run("fused_add_rms_norm_grid_cuda", call.rows, call.n, {&x, &residual, &w},
+             {&y, &residual_out}, {&n, &eps}, workspace);
+  }
+};
+
 class LayerNormClusterCuda final : public ClusterRowsCuda<LayerNormClusterCuda, LayerNormKernel> {
  public:
   using ClusterRowsCuda::ClusterRowsCuda;
+  static constexpr std::string_view preferred_over[] = {"layer_norm_grid_cuda"};
   static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
   static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts& facts) {
     return cluster_rows_refusal(call.dtype, call.rows, call.n, facts);
   }
 
   void run(const LayerNormCall& call, const Tensor& x, const Tensor& w, const Tensor& b,
-           const Tensor& y) override {
+           const Tensor& y, const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {&x, &w, &b}, {&y}, {&n, &eps});
@@ -104,6 +151,7 @@ class FusedAddRMSNormClusterCuda final
     : public ClusterRowsCuda<FusedAddRMSNormClusterCuda, FusedAddRMSNormKernel> {
  public:
   using ClusterRowsCuda::ClusterRowsCuda;
+  static constexpr std::string_view preferred_over[] = {"fused_add_rms_norm_grid_cuda"};
   static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const FusedAddRMSNormCall& call,
                                             const DeviceFacts& facts) {
@@ -111,7 +159,8 @@ class FusedAddRMSNormClusterCuda final
   }
 
   void run(const FusedAddRMSNormCall& call, const Tensor& x, const Tensor& residual,
-           const Tensor& w, const Tensor& y, const Tensor& residual_out) override {
+           const Tensor& w, const Tensor& y, const Tensor& residual_out,
+           const Tensor& /*workspace*/) override {
     int64_t n = call.n;
     float eps = static_cast<float>(call.eps);
     set_.run(call.rows, call.n, {&x, &residual, &w}, {&y, &residual_out}, {&n, &eps});
@@ -123,6 +172,10 @@ const StaticKernelRegistration<LayerNormClusterCuda> kLayerNormCluster("LayerNor
                                                                        "layer_norm_cluster_cuda");
 const StaticKernelRegistration<FusedAddRMSNormClusterCuda> kFusedCluster(
     "FusedAddRMSNormFwdOp", "fused_add_rms_norm_cluster_cuda");
+const StaticKernelRegistration<LayerNormGridCuda> kLayerNormGrid("LayerNormFwdOp",
+                                                                 "layer_norm_grid_cuda");
+const StaticKernelRegistration<FusedAddRMSNormGridCuda> kFusedGrid("FusedAddRMSNormFwdOp",
+                                                                   "fused_add_rms_norm_grid_cuda");
 const StaticKernelRegistration<LayerNormWarpRowsCuda> kLayerNormWarpRows(
     "LayerNormFwdOp", "layer_norm_warp_rows_cuda");
 const StaticKernelRegistration<FusedAddRMSNormWarpRowsCuda> kFusedWarpRows(
@@ -138,6 +191,7 @@ const bool kVariants = [] {
       for (const RowKernelDecl& k : {LayerNormCuda::kernel(), FusedAddRMSNormCuda::kernel()}) {
         for (KernelSource& s : warp_row_kernel_variants(k, d)) v.push_back(s);
         for (KernelSource& s : cluster_row_kernel_variants(k, d)) v.push_back(s);
+        for (KernelSource& s : grid_row_kernel_variants(k, d)) v.push_back(s);
       }
     }
     return v;

@@ -1,23 +1,24 @@
 // RMSNorm over rows of n elements: one block a row, a group of LANES lanes a row (several rows a
-// block) or a cluster of CLUSTER blocks a row (RowSlot); several rows a block. Each thread keeps up
-// to CACHE packs of its row in registers, so the row is read from memory once; packs beyond CACHE *
-// stride (very long rows) are re-read. Rows of any width move in 16-byte packs from their first
-// 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE, LANES, CLUSTER.
+// block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
+// row (RowSlot). Each thread keeps up to CACHE packs of its row in registers, so the row is read
+// from memory once; packs beyond CACHE * stride (very long rows) are re-read. Rows of any width
+// move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE,
+// LANES, CLUSTER, GRID.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
     rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, i64 n,
-                    float eps, i64 rows) {
+                    float eps, i64 rows, GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  const RowSlot<LANES, CLUSTER> slot(rows);
-  if (LANES == 0 && CLUSTER == 0) prefetch_l2(w, n * (i64)sizeof(T));
+  RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
   T* ys = y + slot.row * n;
   const RowSpan<T, VEC> span(xs, len);
+  prefetch_row_columns(slot, span, w);
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };

@@ -1,7 +1,8 @@
 // Softmax and LogSoftmax of few long rows on Hopper and later (softmax_cluster.cu): a cluster of
 // blocks per row in one pass and one launch, the blocks' (max, sum) merged through distributed
-// shared memory. Serves rows that fit the cluster's registers; preferred over the split and row
-// kernels.
+// shared memory. Serves rows that fit the cluster's registers, no more of them than the device
+// runs clusters at once (cluster_rows_wave; a second wave doubles the time, and
+// softmax_grid_cuda takes those); preferred over the grid and row kernels.
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/per_dtype_kernel.hpp"
 #include "kernels/cuda/reduction/softmax_variants.hpp"
@@ -35,8 +36,7 @@ class SoftmaxClusterCuda final
  public:
   // Thread-block clusters and distributed shared memory: every architecture from Hopper on.
   static constexpr int supported_archs[] = {90, 100, 103, 110, 120, 121};
-  static constexpr std::string_view preferred_over[] = {Flavour<kLog>::kSplit,
-                                                        Flavour<kLog>::kRows};
+  static constexpr std::string_view preferred_over[] = {Flavour<kLog>::kGrid, Flavour<kLog>::kRows};
 
   static std::optional<std::string> refusal(const SoftmaxCall& call, const DeviceFacts& facts) {
     if (auto why = not_few_long_rows(call, facts)) return why;
@@ -45,6 +45,12 @@ class SoftmaxClusterCuda final
       return fmt::format(
           "a row of {} elements does not fit a cluster's registers ({} packs a block, at most {})",
           call.n, cluster_chunk(call), fits);
+    }
+    if (call.outer > cluster_rows_wave(facts.sm_count)) {
+      return fmt::format(
+          "{} rows need more clusters than the {} that run at once on {} SMs (a cluster of {} "
+          "blocks a row, clusters inside a GPC)",
+          call.outer, cluster_rows_wave(facts.sm_count), facts.sm_count, kCluster);
     }
     return std::nullopt;
   }

@@ -1,19 +1,20 @@
-// softmax / log_softmax of rows of n contiguous elements (x seen as [rows, n]): one block a row
-// (LANES = 0) or a group of LANES lanes a row, several rows a block. The first pass loads up to
-// CACHE packs per thread into registers and takes their (max, sum) (row_state), then the output
-// pass; rows
-// of any width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T,
-// VEC, CACHE, LANES, CLUSTER, LOG (log_softmax when true).
+// softmax / log_softmax of rows of n contiguous elements (x seen as [rows, n]): one block a row,
+// a group of LANES lanes a row (several rows a block), or with GRID a cooperative grid's column of
+// blocks a row (few long rows: softmax_grid_cuda). The first pass loads up to CACHE packs per
+// thread into registers and takes their (max, sum) (row_state), then the output pass; rows of
+// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC,
+// CACHE, LANES, CLUSTER, GRID, LOG (log_softmax when true).
 #include "device/rows.cuh"
 #include "reduction/online_softmax.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER)
-    softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n, i64 rows) {
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
+    softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n, i64 rows,
+                        GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float2 scratch[32];
-  const RowSlot<LANES, CLUSTER> slot(rows);
+  RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
   T* ys = y + slot.row * n;

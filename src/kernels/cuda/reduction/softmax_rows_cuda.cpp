@@ -14,9 +14,7 @@ class SoftmaxRowsCuda final
  public:
   using Base = RowKernelCuda<SoftmaxRowsCuda<kLog>, typename Flavour<kLog>::Interface>;
   using Base::Base;
-  static RowKernelDecl kernel() {
-    return {"reduction/softmax_rows.cu", "softmax_rows_kernel", {log_constant(kLog)}};
-  }
+  static RowKernelDecl kernel() { return rows_kernel_decl(kLog); }
   static constexpr const char* kTunerName = Flavour<kLog>::kRowsTuner;
 
   static std::optional<std::string> refusal(const SoftmaxCall& call, const DeviceFacts&) {

@@ -1,9 +1,10 @@
 // What the CUDA implementations of SoftmaxFwdOp and LogSoftmaxFwdOp share. Each implementation is
 // a class template over LOG, registered once per op under the keys below; dispatch chooses among
 // them (`tileops explain SoftmaxFwdOp ...` shows why):
-//   cluster  (sm_90+) few long rows, a cluster of blocks per row in one pass; preferred over
-//            split and rows
-//   split    few long rows, each split over blocks in two kernels; preferred over rows
+//   cluster  (sm_90+) few long rows, a cluster of blocks per row in one pass, as many rows as
+//            the device runs clusters at once; preferred over grid and rows
+//   grid     few long rows of 32768 or more, each spread over blocks on every SM in one
+//            cooperative launch; preferred over rows
 //   warp_rows the reduced dim is the last and rows are at most 128 packs: a group of lanes a
 //            row, several rows a block; preferred over rows
 //   rows     the reduced dim is the last: one block per row, tunable
@@ -16,7 +17,9 @@
 
 #include <fmt/format.h>
 
+#include "kernels/cuda/common/long_rows.hpp"
 #include "kernels/cuda/common/row_launch.hpp"
+#include "kernels/cuda/common/row_tuning.hpp"
 #include "tileops/framework/implementation.hpp"
 #include "tileops/ops/reduction/log_softmax_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
@@ -29,8 +32,8 @@ template <>
 struct Flavour<false> {
   using Interface = SoftmaxKernel;
   static constexpr const char* kOp = "SoftmaxFwdOp";
+  static constexpr std::string_view kGrid = "softmax_grid_cuda";
   static constexpr std::string_view kCluster = "softmax_cluster_cuda";
-  static constexpr std::string_view kSplit = "softmax_split_cuda";
   static constexpr std::string_view kRows = "softmax_rows_cuda";
   static constexpr std::string_view kWarpRows = "softmax_warp_rows_cuda";
   static constexpr std::string_view kStrided = "softmax_strided_cuda";
@@ -40,8 +43,8 @@ template <>
 struct Flavour<true> {
   using Interface = LogSoftmaxKernel;
   static constexpr const char* kOp = "LogSoftmaxFwdOp";
+  static constexpr std::string_view kGrid = "log_softmax_grid_cuda";
   static constexpr std::string_view kCluster = "log_softmax_cluster_cuda";
-  static constexpr std::string_view kSplit = "log_softmax_split_cuda";
   static constexpr std::string_view kRows = "log_softmax_rows_cuda";
   static constexpr std::string_view kWarpRows = "log_softmax_warp_rows_cuda";
   static constexpr std::string_view kStrided = "log_softmax_strided_cuda";
@@ -52,6 +55,11 @@ inline constexpr DType kDTypes[] = {DType::kFloat16, DType::kBFloat16, DType::kF
 
 inline KernelConstant log_constant(bool log) {
   return KernelConstant::boolean("LOG", log);
+}
+
+// The row kernel (softmax_rows.cu) that the rows, warp-rows and grid implementations run.
+inline RowKernelDecl rows_kernel_decl(bool log) {
+  return {"reduction/softmax_rows.cu", "softmax_rows_kernel", {log_constant(log)}};
 }
 
 // The access width of the row-wise kernels: 16 bytes when n is a multiple of a pack and x and
@@ -67,17 +75,11 @@ inline std::optional<std::string> not_last_dim(const SoftmaxCall& call) {
                      call.inner);
 }
 
-// Few long rows (an LM head's logits): fewer rows than SMs, each at least kLongRow elements, so
-// one block per row would leave SMs idle.
-inline constexpr int64_t kLongRow = 16384;
+// Few long rows (an LM head's logits), contiguous: common/long_rows.hpp.
 inline std::optional<std::string> not_few_long_rows(const SoftmaxCall& call,
                                                     const DeviceFacts& facts) {
   if (auto why = not_last_dim(call)) return why;
-  if (call.outer < facts.sm_count && call.n >= kLongRow) return std::nullopt;
-  return fmt::format(
-      "rows are not few and long ({} rows of {}; needs fewer rows than the {} SMs and at least "
-      "{} elements a row)",
-      call.outer, call.n, facts.sm_count, kLongRow);
+  return few_long_rows_refusal(call.outer, call.n, facts);
 }
 
 }  // namespace tileops::cuda::softmax
