@@ -245,10 +245,10 @@ TEST_P(CudaNorms, FewLongRowsTakeAClusterARow) {
 TEST_P(CudaNorms, FewLongRowsOfTheNormsSpreadOverTheGrid) {
   TILEOPS_REQUIRE_CUDA();
   const int sms = read_device_facts(Device::cuda(0)).sm_count;
-  for (const auto& [rows, n, misaligned] : {std::tuple<int64_t, int64_t, bool>{17, 32768, false},
+  for (const auto& [rows, n, misaligned] : {std::tuple<int64_t, int64_t, bool>{17, 65536, false},
                                             {1, 300000, false},
-                                            {40, 50257, true},
-                                            {int64_t{sms} - 1, 32768, false},
+                                            {40, 70001, true},
+                                            {int64_t{sms} - 1, 65536, false},
                                             {100, 65536, false},
                                             {2, int64_t{1} << 22, false}}) {
     RMSNormFwdOp rms({.normalized_shape = {n}});

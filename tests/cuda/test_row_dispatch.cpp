@@ -108,7 +108,7 @@ TEST(RowDispatch, LongerRowsTakeOneBlockARowAndTheRefusalSaysWhy) {
 }
 
 // A cluster of 8 blocks a row, a block an SM, clusters inside a GPC: 8 rows a wave on 132 SMs.
-// Past a wave, past a cluster's registers, or before Hopper, few rows of 32768 or more take the
+// Past a wave, past a cluster's registers, or before Hopper, few rows of 65536 or more take the
 // grid a row; shorter rows one block a row.
 TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
   ScopedDeviceFacts facts(kCUDA, kH200);
@@ -116,7 +116,7 @@ TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
     for (int64_t rows : {1, 8}) {
       const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n));
       EXPECT_EQ(d.first, "rms_norm_cluster_cuda") << rows << "x" << n;
-      if (n >= 32768) {
+      if (n >= 65536) {
         EXPECT_EQ(d.second.at("rms_norm_grid_cuda"),
                   "outranked by rms_norm_cluster_cuda (preferred_over)");
       }
@@ -128,7 +128,7 @@ TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
           "fused_add_rms_norm_cluster_cuda");
     }
   }
-  for (int64_t n : {32768, 50257, 262144}) {
+  for (int64_t n : {65536, 100000, 262144}) {
     for (int64_t rows : {9, 64, 131}) {
       const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n));
       EXPECT_EQ(d.first, "rms_norm_grid_cuda") << rows << "x" << n;
@@ -148,10 +148,10 @@ TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
           "fused_add_rms_norm_grid_cuda");
     }
   }
-  const auto mid = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 64, 32767));
+  const auto mid = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 64, 65535));
   EXPECT_EQ(mid.first, "rms_norm_cuda");
   EXPECT_EQ(mid.second.at("rms_norm_grid_cuda"),
-            "refused: rows of 32767 elements are shorter than 32768: one block a row walks them "
+            "refused: rows of 65535 elements are shorter than 65536: one block a row walks them "
             "faster");
   const auto many = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 132, 65536));
   EXPECT_EQ(many.first, "rms_norm_cuda");
@@ -171,7 +171,7 @@ TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
   ScopedDeviceFacts a100(kCUDA, DeviceFacts{80, 108, "", 166912});
   EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 262144)).first,
             "rms_norm_grid_cuda");
-  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 16384)).first,
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 65535)).first,
             "rms_norm_cuda");
 }
 

@@ -35,18 +35,21 @@ inline constexpr int64_t kGridRowBlocksPerSm = 4;
 // Four beat one and two on most rows measured on the H200 (64x32768 bf16 softmax: 8.3 us against
 // 8.8 with one or two; docs/perf/h200-grid-rows-2026-12-03).
 inline constexpr int64_t kGridRowPacksPerThread = 4;
-// Rows shorter than this go to one block a row: a block of 1024 threads walks a 16384-wide bf16
-// row in two packs a thread, and the H200 measured that faster than the grid's exchange at 17 to
-// 100 rows of 16384 (RMSNorm 3.8-5.0 us against 5.5-6.7).
-inline constexpr int64_t kGridLongRow = 32768;
+// Rows shorter than these go to one block a row, which the H200 measured faster than the grid's
+// exchange there (docs/perf/h200-grid-rows-2026-12-03): softmax's rows of 16384 (17 to 128 of
+// them: 4.0-5.1 us against 5.5-8.1 on the grid; at 32768 the grid won, 6.9 against 8.9 on 17
+// rows), the norms' rows of 32768 (RMSNorm 5.7-8.3 us against 5.8-8.7, LayerNorm 7.5-11.0
+// against 8.5-11.6; at 65536 the grid won, RMSNorm 32 rows 7.0 against 9.6).
+inline constexpr int64_t kGridSoftmaxLongRow = 32768;
+inline constexpr int64_t kGridNormLongRow = 65536;
 
-// Rows the grid rows serve: few long rows (common/long_rows.hpp) of kGridLongRow elements or more.
-inline std::optional<std::string> grid_rows_refusal(int64_t rows, int64_t n,
+// Rows the grid rows serve: few long rows (common/long_rows.hpp) of `shortest` elements or more.
+inline std::optional<std::string> grid_rows_refusal(int64_t rows, int64_t n, int64_t shortest,
                                                     const DeviceFacts& facts) {
   if (auto why = few_long_rows_refusal(rows, n, facts)) return why;
-  if (n < kGridLongRow) {
+  if (n < shortest) {
     return fmt::format("rows of {} elements are shorter than {}: one block a row walks them faster",
-                       n, kGridLongRow);
+                       n, shortest);
   }
   return std::nullopt;
 }
