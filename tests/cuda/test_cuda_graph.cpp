@@ -1,6 +1,7 @@
 // A cached call enqueues work on the caller's stream without synchronising the host, so it can
 // be captured in a CUDA graph and replayed; errors still come before anything is enqueued.
 #include "support/cuda_support.hpp"
+#include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/layer_norm_fwd_op.hpp"
 #include "tileops/ops/normalization/rms_norm_fwd_op.hpp"
 #include "tileops/ops/reduction/softmax_fwd_op.hpp"
@@ -91,6 +92,52 @@ TEST(CudaGraph, GridLayerNormReplaysKeepBothExchangesApart) {
     const Comparison c = compare(testing::host_copy(out), wants[replay % 2], Tolerance{0, 0});
     EXPECT_TRUE(c.ok()) << "replay " << replay << ": " << c.str();
   }
+}
+
+// BatchNorm's split training takes its statistics from the op's workspace (zeroed by a memset
+// in the graph), so replays of one capture each start from zero sums and update the running
+// statistics in place, as eager calls do.
+TEST(CudaGraph, BatchNormTrainingReplaysAccumulateLikeEagerCalls) {
+  TILEOPS_REQUIRE_CUDA();
+  const Shape shape{8, 16, 64, 64};
+  const Shape channels{16};
+  BatchNormFwdOp op({.training = true, .momentum = 0.25});
+  const Tensor inputs[] = {testing::device_copy(random_tensor(shape, DType::kFloat32, 41)),
+                           testing::device_copy(random_tensor(shape, DType::kFloat32, 42))};
+  const Tensor mean0 = random_tensor(channels, DType::kFloat32, 43);
+  const Tensor var0 = random_tensor(channels, DType::kFloat32, 44);
+  Tensor eager_mean = testing::device_copy(mean0), eager_var = testing::device_copy(var0);
+  Tensor wants[2];
+  for (int i = 0; i < 2; ++i) {
+    Tensor out = Tensor::empty(shape, DType::kFloat32, Device::cuda(0));
+    op.call_into(std::vector<Tensor>{inputs[i], eager_mean, eager_var, Tensor(), Tensor()},
+                 std::vector<Tensor>{out});
+    wants[i] = testing::host_copy(out);
+  }
+  ASSERT_EQ(op.last_call()->served_by, "batch_norm_train_cuda_split");
+  const Tensor x = testing::device_copy(testing::host_copy(inputs[0]));
+  Tensor mean = testing::device_copy(mean0), var = testing::device_copy(var0);
+  Tensor out = Tensor::empty(shape, DType::kFloat32, Device::cuda(0));
+  cuda::StreamHandle stream = cuda::create_stream(0);
+  cuda::StreamGuard guard(0, stream);
+  cuda::synchronize(0);
+  cuda::Graph graph(0, stream);
+  op.call_into(std::vector<Tensor>{x, mean, var, Tensor(), Tensor()}, std::vector<Tensor>{out});
+  graph.end_capture();
+  // The sums are double atomics, so the order of the blocks' adds may change the last bits.
+  const Tolerance tol{1e-5, 1e-5};
+  for (int replay = 0; replay < 2; ++replay) {
+    cuda::copy(x, inputs[replay]);
+    cuda::fill_bytes(out, 0xff);
+    graph.replay();
+    cuda::synchronize(0);
+    const Comparison c = compare(testing::host_copy(out), wants[replay], tol);
+    EXPECT_TRUE(c.ok()) << "replay " << replay << ": " << c.str();
+  }
+  const Comparison m = compare(testing::host_copy(mean), testing::host_copy(eager_mean), tol);
+  const Comparison v = compare(testing::host_copy(var), testing::host_copy(eager_var), tol);
+  EXPECT_TRUE(m.ok()) << "running_mean: " << m.str();
+  EXPECT_TRUE(v.ok()) << "running_var: " << v.str();
 }
 
 TEST(CudaGraph, OpsUseTheCallersStream) {

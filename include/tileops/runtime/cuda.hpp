@@ -49,6 +49,8 @@ TILEOPS_API Tensor to_device(const Tensor& src, Device device);
 // Sets every byte of a device tensor (poisoning outputs in tests: 0xff is NaN for every float
 // type).
 TILEOPS_API void fill_bytes(const Tensor& t, unsigned char value);
+// Sets bytes bytes from data (device memory of device) on the device's current stream.
+TILEOPS_API void fill_bytes(void* data, int64_t bytes, unsigned char value, int device);
 
 // A CUDA graph captured from the work enqueued on stream between begin and end.
 class TILEOPS_API Graph {

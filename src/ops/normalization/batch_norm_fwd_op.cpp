@@ -1,5 +1,7 @@
 #include "tileops/ops/normalization/batch_norm_fwd_op.hpp"
 
+#include "tileops/ops/workspace.hpp"
+
 namespace tileops {
 
 std::string BatchNormCall::describe() const {
@@ -32,11 +34,13 @@ void BatchNormFwdOp::forward(const Tensor& x, const Tensor& running_mean, const 
   call.eps = params().eps;
   call.momentum = params().momentum;
   if (params().training) {
-    kernel_for<BatchNormTrainKernel>(call).run(call, x, running_mean, running_var, weight, bias,
-                                               output);
+    BatchNormTrainKernel& kernel = kernel_for<BatchNormTrainKernel>(call);
+    kernel.run(call, x, running_mean, running_var, weight, bias, output,
+               allocate_workspace(kernel.workspace_bytes(call), x.device()));
   } else {
-    kernel_for<BatchNormInferKernel>(call).run(call, x, running_mean, running_var, weight, bias,
-                                               output);
+    BatchNormInferKernel& kernel = kernel_for<BatchNormInferKernel>(call);
+    kernel.run(call, x, running_mean, running_var, weight, bias, output,
+               allocate_workspace(kernel.workspace_bytes(call), x.device()));
   }
 }
 

@@ -207,9 +207,15 @@ Tensor to_device(const Tensor& src, Device device) {
 
 void fill_bytes(const Tensor& t, unsigned char value) {
   if (t.device().type != kCUDA) throw ValueError("cuda::fill_bytes: expected a cuda tensor");
-  device_state(t.device().index);
-  check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(t.data()), value, t.nbytes(),
-                                 static_cast<CUstream>(current_stream(t.device().index))),
+  fill_bytes(t.data(), t.nbytes(), value, t.device().index);
+}
+
+void fill_bytes(void* data, int64_t bytes, unsigned char value, int device) {
+  if (bytes <= 0) return;
+  device_state(device);
+  check(driver().cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(data), value,
+                                 static_cast<size_t>(bytes),
+                                 static_cast<CUstream>(current_stream(device))),
         "cuMemsetD8Async");
 }
 

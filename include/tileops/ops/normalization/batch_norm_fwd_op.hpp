@@ -35,9 +35,13 @@ class TILEOPS_API BatchNormTrainKernel
     : public KernelInterface<BatchNormTrainKernel, BatchNormCall> {
  public:
   static constexpr std::string_view kName = "batch_norm_fwd_train";
+  // Scratch bytes run needs for call (the per-channel statistics between the kernels of a
+  // device implementation); the op allocates them.
+  virtual int64_t workspace_bytes(const BatchNormCall&) const { return 0; }
+  // workspace holds workspace_bytes(call) bytes (an undefined tensor when that is 0).
   virtual void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
                    const Tensor& running_var, const Tensor& weight, const Tensor& bias,
-                   const Tensor& output) = 0;
+                   const Tensor& output, const Tensor& workspace) = 0;
 };
 
 // Interface "batch_norm_fwd_infer": as above, but normalizes with running_mean and running_var
@@ -46,9 +50,10 @@ class TILEOPS_API BatchNormInferKernel
     : public KernelInterface<BatchNormInferKernel, BatchNormCall> {
  public:
   static constexpr std::string_view kName = "batch_norm_fwd_infer";
+  virtual int64_t workspace_bytes(const BatchNormCall&) const { return 0; }
   virtual void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
                    const Tensor& running_var, const Tensor& weight, const Tensor& bias,
-                   const Tensor& output) = 0;
+                   const Tensor& output, const Tensor& workspace) = 0;
 };
 
 class TILEOPS_API BatchNormFwdOp final : public gen::BatchNormFwdOpBase {

@@ -43,7 +43,7 @@ class BatchNormInferCpuKernel final : public BatchNormInferKernel {
 
   void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
            const Tensor& running_var, const Tensor& weight, const Tensor& bias,
-           const Tensor& output) override {
+           const Tensor& output, const Tensor&) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       batch_norm_infer_segments<T>(call, x.data_as<const T>(), running_mean.data_as<const float>(),

@@ -57,7 +57,7 @@ class BatchNormTrainCpuKernel final : public BatchNormTrainKernel {
 
   void run(const BatchNormCall& call, const Tensor& x, const Tensor& running_mean,
            const Tensor& running_var, const Tensor& weight, const Tensor& bias,
-           const Tensor& output) override {
+           const Tensor& output, const Tensor&) override {
     visit_float_dtype(call.dtype, [&]<DType D>() {
       using T = element_t<D>;
       batch_norm_train_channels<T>(

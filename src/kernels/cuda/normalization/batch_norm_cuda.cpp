@@ -33,16 +33,21 @@ struct BatchNormFunctions {
         apply(bn_spec("batch_norm_apply_kernel", c.dtype, c.has_weight, c.has_bias)) {}
   CudaFunction stats, rows, split, finalize, infer, apply;
 
-  void apply_stats(const BatchNormCall& c, const Tensor& x, const Tensor& stats_buf,
-                   const Tensor& w, const Tensor& b, const Tensor& y) {
+  void apply_stats(const BatchNormCall& c, const Tensor& x, const void* sp, const Tensor& w,
+                   const Tensor& b, const Tensor& y) {
     const int device = device_of(x);
-    const void *xp = x.data(), *sp = stats_buf.data(), *wp = w.data(), *bp = b.data();
+    const void *xp = x.data(), *wp = w.data(), *bp = b.data();
     void* yp = y.data();
     int64_t total = x.numel(), ch = c.c, l = c.l;
     launch(apply.get(device), device, elementwise_grid(total, device), 1, kElementwiseBlock, 0,
            {&xp, &yp, &sp, &wp, &bp, &total, &ch, &l});
   }
 };
+
+// Two floats a channel; a multiple of 8 bytes, so a double array may follow.
+int64_t stats_bytes(const BatchNormCall& c) {
+  return 2 * c.c * static_cast<int64_t>(sizeof(float));
+}
 
 BuildPlan plan_for(const BatchNormCall& c, std::function<std::unique_ptr<Kernel>()> make) {
   return {fmt::format("{},w{},b{}", dtype_name(c.dtype), c.has_weight, c.has_bias),
@@ -58,13 +63,18 @@ class TrainBase : public BatchNormTrainKernel {
   static BuildPlan entry_for(const BatchNormCall& c, const DeviceFacts&) {
     return plan_for(c, [c] { return std::make_unique<Derived>(c); });
   }
-  void run(const BatchNormCall& c, const Tensor& x, const Tensor& rm, const Tensor& rv,
-           const Tensor& w, const Tensor& b, const Tensor& y) override {
-    const int device = device_of(x);
-    Tensor stats = Tensor::empty(Shape{2 * c.c}, DType::kFloat32, x.device());
-    static_cast<Derived*>(this)->statistics(c, x, stats, rm, rv, device);
-    fns_.apply_stats(c, x, stats, w, b, y);
+  // The channels' scale and shift (2c floats), then whatever statistics() needs of its own.
+  int64_t workspace_bytes(const BatchNormCall& c) const override {
+    return stats_bytes(c) + Derived::scratch_bytes(c);
   }
+  void run(const BatchNormCall& c, const Tensor& x, const Tensor& rm, const Tensor& rv,
+           const Tensor& w, const Tensor& b, const Tensor& y, const Tensor& workspace) override {
+    const int device = device_of(x);
+    auto* base = static_cast<unsigned char*>(workspace.data());
+    static_cast<Derived*>(this)->statistics(c, x, base, base + stats_bytes(c), rm, rv, device);
+    fns_.apply_stats(c, x, base, w, b, y);
+  }
+  static int64_t scratch_bytes(const BatchNormCall&) { return 0; }
 
  protected:
   BatchNormFunctions fns_;
@@ -74,10 +84,10 @@ class TrainGeneral final : public TrainBase<TrainGeneral> {
  public:
   static constexpr bool general = true;
   using TrainBase::TrainBase;
-  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+  void statistics(const BatchNormCall& c, const Tensor& x, void* sp, void*, const Tensor& rm,
                   const Tensor& rv, int device) {
     const void* xp = x.data();
-    void *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    void *mp = rm.data(), *vp = rv.data();
     int64_t n = c.n, ch = c.c, l = c.l;
     float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
     launch(fns_.stats.get(device), device, static_cast<unsigned>(c.c), 1, 512, 0,
@@ -93,10 +103,10 @@ class TrainRows final : public TrainBase<TrainRows> {
     if (c.l != 1) return fmt::format("serves [N, C] inputs only (spatial size 1), got L = {}", c.l);
     return std::nullopt;
   }
-  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+  void statistics(const BatchNormCall& c, const Tensor& x, void* sp, void*, const Tensor& rm,
                   const Tensor& rv, int device) {
     const void* xp = x.data();
-    void *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    void *mp = rm.data(), *vp = rv.data();
     int64_t n = c.n, ch = c.c;
     float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
     launch(fns_.rows.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,
@@ -116,12 +126,15 @@ class TrainSplit final : public TrainBase<TrainSplit> {
     }
     return std::nullopt;
   }
-  void statistics(const BatchNormCall& c, const Tensor& x, const Tensor& stats, const Tensor& rm,
+  // Each channel's sum and sum of squares in double, accumulated by the blocks of its split.
+  static int64_t scratch_bytes(const BatchNormCall& c) {
+    return 2 * c.c * static_cast<int64_t>(sizeof(double));
+  }
+  void statistics(const BatchNormCall& c, const Tensor& x, void* sp, void* up, const Tensor& rm,
                   const Tensor& rv, int device) {
-    Tensor sums = Tensor::empty(Shape{2 * c.c}, DType::kFloat64, x.device());
-    fill_bytes(sums, 0);
+    fill_bytes(up, scratch_bytes(c), 0, device);
     const void* xp = x.data();
-    void *up = sums.data(), *sp = stats.data(), *mp = rm.data(), *vp = rv.data();
+    void *mp = rm.data(), *vp = rv.data();
     int64_t n = c.n, ch = c.c, l = c.l, count = c.n * c.l;
     float eps = static_cast<float>(c.eps), mom = static_cast<float>(c.momentum);
     const unsigned chunks = static_cast<unsigned>(std::max<int64_t>(1, 4 * sm_count(device) / c.c));
@@ -140,17 +153,17 @@ class InferCuda final : public BatchNormInferKernel {
   static BuildPlan entry_for(const BatchNormCall& c, const DeviceFacts&) {
     return plan_for(c, [c] { return std::make_unique<InferCuda>(c); });
   }
+  int64_t workspace_bytes(const BatchNormCall& c) const override { return stats_bytes(c); }
   void run(const BatchNormCall& c, const Tensor& x, const Tensor& rm, const Tensor& rv,
-           const Tensor& w, const Tensor& b, const Tensor& y) override {
+           const Tensor& w, const Tensor& b, const Tensor& y, const Tensor& workspace) override {
     const int device = device_of(x);
-    Tensor stats = Tensor::empty(Shape{2 * c.c}, DType::kFloat32, x.device());
     const void *mp = rm.data(), *vp = rv.data();
-    void* sp = stats.data();
+    void* sp = workspace.data();
     int64_t ch = c.c;
     float eps = static_cast<float>(c.eps);
     launch(fns_.infer.get(device), device, static_cast<unsigned>((c.c + 127) / 128), 1, 128, 0,
            {&sp, &mp, &vp, &ch, &eps});
-    fns_.apply_stats(c, x, stats, w, b, y);
+    fns_.apply_stats(c, x, sp, w, b, y);
   }
 
  private:
