@@ -13,13 +13,14 @@ started=$SECONDS
 stage() { echo "== torch binding: $* ($((SECONDS - started)) s)"; }
 
 bash scripts/install-deps.sh
-# The venv needs python3 and its venv module (a separate package on Debian).
-if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+# The venv needs python3 and its venv module (a separate package on Debian); the eager fast
+# path's extension needs Python's headers.
+if ! python3 -c "import ensurepip, venv, os, sysconfig, sys; sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" >/dev/null 2>&1; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
-    python3 python3-venv
+    python3 python3-venv python3-dev
 fi
 
 if ! "$venv/bin/python" -c "import torch, numpy, pytest, sys; sys.exit(torch.__version__.split('+')[0] != '$torch_version')" >/dev/null 2>&1; then

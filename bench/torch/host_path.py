@@ -6,7 +6,9 @@ rounds, the device synchronised between rounds. Rows separate the layers of a ti
 
   torch.ops overload, positional    the boxed C++ kernel and torch's argument parsing
   torch.ops overload, keywords      + parameters passed by keyword, as the op classes pass them
-  op class                          + the Python class (what users call)
+  op class, through torch.ops       + the Python class, the fast path off
+  fast call alone                   the eager fast path's extension object, no class
+  op class                          what users call: the class and the fast path
 
     python3 bench/torch/host_path.py [--calls N] [--rounds R] [--out FILE.json]
         [--device cpu --width 64 --dtype float32]
@@ -59,6 +61,11 @@ def main():
     y = torch.randn(1, n, device=args.device, dtype=dt)
     rms = tileops_torch.RMSNormFwdOp(normalized_shape=[n], eps=1e-6)
     add = tileops_torch.AddFwdOp()
+    # The same classes with the eager fast path switched off (tileops_torch._fast_path).
+    rms_slow = tileops_torch.RMSNormFwdOp(normalized_shape=[n], eps=1e-6)
+    add_slow = tileops_torch.AddFwdOp()
+    rms_slow._fast = add_slow._fast = None
+    print(f"fast path: {tileops_torch.fast_path_status()}")
     rms_overload = torch.ops.tileops.rms_norm_fwd.default
     add_overload = torch.ops.tileops.add_fwd.default
     rows = [
@@ -66,21 +73,55 @@ def main():
         ("torch eager: F.rms_norm", lambda: F.rms_norm(x, (n,), w, 1e-6)),
         ("torch.ops.aten.add.Tensor (overload object)", lambda: torch.ops.aten.add.Tensor(x, y)),
         ("tileops AddFwdOp: overload, positional", lambda: add_overload(x, y)),
+        ("tileops AddFwdOp: op class, through torch.ops", lambda: add_slow(x, y)),
         ("tileops AddFwdOp: op class", lambda: add(x, y)),
         ("tileops RMSNormFwdOp: overload, positional", lambda: rms_overload(x, w, [n], 1e-6)),
         ("tileops RMSNormFwdOp: overload, keywords",
          lambda: rms_overload(x, w, normalized_shape=[n], eps=1e-6, target=None)),
+        ("tileops RMSNormFwdOp: op class, through torch.ops", lambda: rms_slow(x, w)),
+        *([("tileops RMSNormFwdOp: fast call alone", lambda: rms._fast(x, w))]
+          if rms._fast is not None else []),
         ("tileops RMSNormFwdOp: op class", lambda: rms(x, w)),
     ]
+    if rms._fast is not None:
+        # Where the fast call's time goes: entering the extension (a call it declines at once,
+        # for its arity), and the output's allocation through torch's allocator.
+        rows += [
+            ("  part: enter the extension and decline", lambda: rms._fast(x)),
+            ("  part: torch.empty of the output", lambda: torch.empty_like(x)),
+        ]
+    if args.device == "cuda":
+        # torch's default stream is the legacy one, which the driver treats specially; the same
+        # calls on a created stream.
+        side = torch.cuda.Stream()
+
+        def on_side(fn):
+            def run():
+                with torch.cuda.stream(side):
+                    for _ in range(20):
+                        fn()
+            return run
+
+        side_rows = [
+            ("side stream: torch eager x + y (per call)", on_side(lambda: x + y)),
+            ("side stream: tileops RMSNormFwdOp op class (per call)", on_side(lambda: rms(x, w))),
+        ]
+    else:
+        side_rows = []
     results = []
     for label, fn in rows:
         us = per_call_us(fn, args.calls, args.rounds)
+        results.append({"row": label, "us_per_call": us})
+        print(f"{label:48s} {us:6.2f} us", flush=True)
+    for label, fn in side_rows:  # 20 calls a sample, under one stream switch
+        us = per_call_us(fn, max(1, args.calls // 20), args.rounds) / 20
         results.append({"row": label, "us_per_call": us})
         print(f"{label:48s} {us:6.2f} us", flush=True)
     if args.out:
         with open(args.out, "w") as f:
             name = torch.cuda.get_device_name(0) if args.device == "cuda" else args.device
             json.dump({"device": name, "torch": torch.__version__,
+                       "fast_path": list(tileops_torch.fast_path_status()),
                        "calls": args.calls, "rounds": args.rounds, "rows": results}, f, indent=1)
 
 

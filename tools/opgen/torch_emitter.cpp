@@ -552,6 +552,11 @@ std::string class_init(const Entry& e, const PyNames& n) {
     s << fmt::format("        self._kw = {{{}}}\n", fmt::join(keywords, ", "));
     s << "        if self._target is not None:\n";
     s << "            self._kw['target'] = self._target\n";
+    // The eager fast path's call for these parameters (None when it cannot serve them).
+    s << fmt::format(
+        "        self._fast, self._fast_reason = _bind_fast_call({}, {}, self._params, "
+        "self._target)\n",
+        py_string(e.key), py_string(torch_op_name(e.key)));
   }
   if (torch_composite(e)) s << "        self._init_stages()\n";
   return s.str();
@@ -603,6 +608,14 @@ void emit_python_op(std::ostringstream& s, const Entry& e) {
   s << class_init(e, n) << "\n";
   s << fmt::format("    def __call__(self, {}):\n", call_args(e, true));
   if (bound) {
+    // Eager calls try the fast path first; it returns NotImplemented for a call the dispatcher
+    // must see (modes, autograd, subclasses, errors), and a traced call never takes it.
+    s << "        if self._fast is not None and not _is_compiling():\n";
+    s << fmt::format("            _out = self._fast({})\n", call_args(e, false));
+    s << "            if _out is not NotImplemented:\n";
+    s << fmt::format("                return {}\n", e.outputs.size() > 1
+                                                        ? outputs_tuple_name(e) + "(*_out)"
+                                                        : std::string("_out"));
     const std::string call = fmt::format("_{}_overload({}, *self._args, **self._kw)",
                                          torch_op_name(e.key), call_args(e, false));
     if (e.outputs.size() > 1) {
@@ -792,6 +805,8 @@ TorchFiles emit_torch(const std::vector<const Entry*>& entries) {
         "                       _require_param, _require_rank, _rule_failed, _shape, _show,\n"
         "                       _show_tensor, _show_tensor_shape, _sum, _throw_dim, _try_shape,\n"
         "                       _v, _dtype_name, _check_convertible, _target_as)\n";
+  py << "from ._fast_path import bind as _bind_fast_call\n";
+  py << "from torch.compiler import is_compiling as _is_compiling\n";
   std::vector<std::string> classes, bases;
   for (const Entry* e : entries) {
     if (!torch_bound(*e) && !torch_composite(*e)) continue;

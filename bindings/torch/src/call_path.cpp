@@ -64,6 +64,14 @@ std::vector<at::Tensor> run_into_new_outputs(std::string_view op_name,
   } else {
     op.call_into(inputs.span(), wrapped);
   }
+  // As an in-place aten op does, so that autograd notices a saved tensor that was written.
+  // Inference tensors have no version counter.
+  for (size_t i = 0; i < inputs.count; ++i) {
+    const at::Tensor& t = inputs.held[i];
+    if (schema.inputs[i].mutated && t.defined() && !t.is_inference()) {
+      t.unsafeGetTensorImpl()->bump_version();
+    }
+  }
   return outputs;
 }
 

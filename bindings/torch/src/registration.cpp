@@ -154,6 +154,7 @@ void define_ops(torch::Library& m, std::span<const BoundOp> ops,
   m.def("_binding_no_backward() -> str[]", [] { return no_backward; });
   implement_raising_autograd(m, ops);
   define_queries(m, ops);
+  define_fast_call_api(m);
 }
 
 void implement_ops(torch::Library& m, std::span<const BoundOp> ops) {

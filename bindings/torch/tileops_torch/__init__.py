@@ -13,6 +13,10 @@ parameters and called on tensors:
 OPS describes every op (schema, inputs, outputs, parameters). Errors from the C++ op arrive as
 ValueError, TypeError or NotImplementedError with the C++ message (docs/design/torch-binding.md).
 No op has a backward yet: a backward through one raises NotImplementedError naming it.
+
+Eager calls of a bound op's class take a fast path that runs the C++ op without torch's
+dispatcher whenever the dispatcher would do nothing before the op's kernel (no mode, no autograd,
+plain tensors); fast_path_status() says whether it is available (docs/design/torch-binding.md).
 """
 
 import importlib
@@ -27,10 +31,12 @@ from . import _generated  # noqa: E402  (registers the fakes: the library must b
 from ._generated import OPS  # noqa: E402
 from ._runtime import REQUIRED, BoundOp, CompositeOp  # noqa: E402
 from . import _autograd  # noqa: E402
+from ._fast_path import status as fast_path_status  # noqa: E402
 
 _autograd.register(OPS)
 
-__all__ = ["OPS", "REQUIRED", "BoundOp", "CompositeOp", "library_path", "instances"]
+__all__ = ["OPS", "REQUIRED", "BoundOp", "CompositeOp", "library_path", "instances",
+           "fast_path_status"]
 
 for _name, _class in _generated.CLASSES.items():
     globals()[_name] = _class

@@ -24,6 +24,9 @@ struct BoundOp {
 //                                           roofline, tuning and dispatch choice (query.cpp)
 void define_ops(torch::Library& m, std::span<const BoundOp> ops,
                 std::span<const std::string_view> composite_ops);
+// Defines tileops::_fast_call_api() -> int, the address of the fast path's FastCallApi
+// (fast_call.hpp), for the extension tileops_torch._fast_call.
+void define_fast_call_api(torch::Library& m);
 // Registers the boxed kernel of every bound op for the library's dispatch key (CPU or CUDA).
 void implement_ops(torch::Library& m, std::span<const BoundOp> ops);
 
