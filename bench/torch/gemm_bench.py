@@ -12,10 +12,13 @@ bandwidth of a device copy of the weight's size.
 The write leaves the L2 full of dirty lines, whose write-back the next kernel pays for as it
 evicts them. A copy pays it too but leaves up to an L2 of its own writes dirty in turn, unpaid,
 so beside a copy a kernel that only reads (a decode GEMV) is charged up to 50 MB more DRAM
-traffic. Decode rows are therefore timed a second time after a clean flush (the same write, then
-a read of a second 512 MiB buffer, which leaves the L2 holding its clean lines), tileops, cuBLAS
-and the copy alike: the `clean` columns. (Reading the written buffer back instead is no flush:
-the L2 keeps lines the timed call reads every iteration through a stream read once.)
+traffic. Decode rows are therefore timed a second time after a clean flush (a read of a second
+512 MiB buffer, no write, which leaves the L2 holding its clean lines), tileops, cuBLAS and the
+copy alike: the `clean` columns. (Before 2026-12-04 the clean flush wrote the first buffer and
+then read the second; bench/torch/l2_flush_check.py found that this left up to an L2 of the
+timed call's data in place, so the clean columns of earlier reports are too fast. Reading the
+written buffer back is no flush either: the L2 keeps lines the timed call reads every iteration
+through a stream read once.)
 
     python3 bench/torch/gemm_bench.py [--out DIR] [--iters N] [--quick]
 Writes DIR/gemm.json, DIR/gemm.md and DIR/gemm.png (when matplotlib is there).

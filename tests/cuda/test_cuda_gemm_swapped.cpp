@@ -59,6 +59,35 @@ TEST_P(CudaSwappedGemm, SplitsMeetInTheirCluster) {
   }
 }
 
+// Cuts forced through TILEOPS_GEMM_SWAP_PLAN, which dispatch reads when it builds the
+// implementation: clusters of 8 (at most 132 / 8 = 16 fit at once) over 32 to 64 tiles of 64
+// rows, and gated clusters of 4 over 224 tiles of 128, so each cluster walks several tiles, its
+// producer loading the next tile's stages across the exchange. Bias, residual and a K tail too.
+TEST_P(CudaSwappedGemm, ForcedCutsWalkSeveralWavesOfClusters) {
+  TILEOPS_REQUIRE_CUDA();
+  {
+    testing::ScopedEnv cut("TILEOPS_GEMM_SWAP_PLAN", "64x8");
+    GemmFwdOp op;
+    LinearFwdOp linear;
+    for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 4096, 4096},
+                           {5, 2000, 4104},
+                           {32, 4096, 2048}}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, GetParam()))
+          << m << "x" << n << "x" << k;
+      EXPECT_NE(op.kernel_config().find("tile=64x"), std::string::npos) << op.kernel_config();
+      EXPECT_NE(op.kernel_config().find("split_k=8"), std::string::npos) << op.kernel_config();
+    }
+    EXPECT_TRUE(cuda_matches_reference(
+        linear, {Shape{3, 4104}, Shape{2000, 4104}, Shape{2000}, Shape{3, 2000}}, GetParam()))
+        << "bias and residual";
+    EXPECT_NE(linear.kernel_config().find("split_k=8"), std::string::npos);
+  }
+  testing::ScopedEnv cut("TILEOPS_GEMM_SWAP_PLAN", "128x4");
+  GatedLinearFwdOp gated({.activation = "silu"});
+  EXPECT_TRUE(cuda_matches_reference(gated, {Shape{1, 4096}, Shape{2 * 14336, 4096}}, GetParam()));
+  EXPECT_NE(gated.kernel_config().find("split_k=4"), std::string::npos) << gated.kernel_config();
+}
+
 // Token tiles of 64 and 128 (m from 33 to 128), served only when asked for (TILEOPS_GEMM_SWAP=
 // always): plain, split in a cluster, with bias and residual, and gated.
 TEST_P(CudaSwappedGemm, UpToAHundredAndTwentyEightTokens) {

@@ -376,6 +376,16 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       const u64* weight_evict_first = stream_weight ? &evict_first : nullptr;
       int stage = 0;
       u32 phase = 0;
+      // Split in a cluster, a tile's exchange needs this thread at its two cluster barriers. It
+      // joins them late, once the ring is full of the next tiles' stages, so that a cluster
+      // walking several tiles keeps loading while its consumers exchange: the load STAGES after
+      // a tile's last waits for a stage its consumers free only past that tile's exchange, and
+      // every earlier one for a stage they free before it. A block's split, and so the loads of
+      // each of its tiles, is the same throughout the walk (unit_stride is a multiple of splits).
+      const bool exchanges = SPLIT_IN_CLUSTER && splits > 1;
+      const int loads_per_tile =
+          exchanges ? split_k.end(first_unit % splits) - split_k.begin(first_unit % splits) : 0;
+      int issued = 0, walked = 0, exchanged = 0;
       for (int u = first_unit; u < units; u += unit_stride) {
         int tile, split, tm, tn;
         split_k.unit(u, tile, split);
@@ -385,18 +395,22 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         const int n0 = (tn * CLUSTER_N + rank_n) * OUT_BN;
         const int up_row0 = SWAP_AB ? M + m0 : N + n0;
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
+          while (exchanges && loads_per_tile * (exchanged + 1) + STAGES <= issued) {
+            split_tile_barriers();
+            ++exchanged;
+          }
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
                      &full[stage], p, m0, n0, up_row0, kt * BK, rank, weight_evict_first);
+          ++issued;
           if (++stage == STAGES) {
             stage = 0;
             phase ^= 1;
           }
         }
-        // After this tile's loads, not after every tile's: its consumers wait at these barriers
-        // before they free the stages the next tile's loads need.
-        if (SPLIT_IN_CLUSTER && splits > 1) split_tile_barriers();
+        ++walked;
       }
+      for (; exchanges && exchanged < walked; ++exchanged) split_tile_barriers();
       // The peers' consumers arrive on this block's `empty` barriers: wait for the last hand-back
       // of every stage, so that none lands after this block has exited.
       if (CLUSTERED) {

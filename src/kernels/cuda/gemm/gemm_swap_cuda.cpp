@@ -12,6 +12,7 @@
 // serves every call it can, m up to 128 (the tests use that), =0 none.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -59,6 +60,28 @@ SwapSwitch swap_switch() {
   if (std::strcmp(v, "always") == 0 || std::strcmp(v, "1") == 0) return SwapSwitch::kAlways;
   if (std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0) return SwapSwitch::kOff;
   return SwapSwitch::kMeasured;
+}
+
+// TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits> (128x1, 64x3, ...), read at each dispatch: the calls an
+// implementation built then serves take that cut where it is valid for them (rows 128 or 64, 64
+// only ungated; 1 to kSwapMaxSplits splits, each at least kSwapMinKTilesPerSplit k-tiles deep),
+// their clusters walking the tiles in as many waves as it takes. For measuring cuts against the
+// plan (bench/torch/swap_plan_sweep.py) and for testing cuts the plan does not pick; unset or
+// malformed, the plan decides.
+struct ForcedPlan {
+  int bm = 0, splits = 0;
+  bool set() const { return bm != 0; }
+  bool fits(const GemmCall& call) const {
+    const int64_t k_tiles = (call.k + kSwapKTile - 1) / kSwapKTile;
+    return (bm == 128 || (bm == 64 && !call.gated)) && splits >= 1 && splits <= kSwapMaxSplits &&
+           (splits == 1 || k_tiles / splits >= kSwapMinKTilesPerSplit);
+  }
+};
+ForcedPlan forced_plan() {
+  ForcedPlan f;
+  const char* v = std::getenv("TILEOPS_GEMM_SWAP_PLAN");
+  if (v == nullptr || std::sscanf(v, "%dx%d", &f.bm, &f.splits) != 2) return ForcedPlan{};
+  return f;
 }
 
 // Tokens a tile covers: 8 to 128 (a wgmma N the device library has), so one tile column holds
@@ -154,12 +177,15 @@ class GemmSwapCuda final : public GemmKernel {
     const DType dtype = call.dtype;
     const int bn = token_tile(call.m);
     const int gated = call.gated ? static_cast<int>(call.activation) : -1;
-    return {fmt::format("{},bn{},{}", dtype_name(dtype), bn, gated),
-            [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated); }};
+    const ForcedPlan forced = forced_plan();
+    return {fmt::format("{},bn{},{}{}", dtype_name(dtype), bn, gated,
+                        forced.set() ? fmt::format(",cut{}x{}", forced.bm, forced.splits) : ""),
+            [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated, forced); }};
   }
 
-  GemmSwapCuda(DType dtype, int bn, int gated)
+  GemmSwapCuda(DType dtype, int bn, int gated, ForcedPlan forced)
       : bn_(bn),
+        forced_(forced),
         fns_{std::make_unique<CudaFunction>(swap_spec(dtype, 128, bn, gated)),
              gated >= 0 ? nullptr
                         : std::make_unique<CudaFunction>(swap_spec(dtype, 64, bn, gated))} {}
@@ -169,8 +195,13 @@ class GemmSwapCuda final : public GemmKernel {
     if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const int device = device_of(a);
     const int sms = sm_count(device);
-    const SwapPlan plan = swap_plan_for(
+    SwapPlan plan = swap_plan_for(
         call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
+    if (forced_.set() && forced_.fits(call)) {
+      const int64_t fit =
+          forced_.splits == 1 ? sms : cluster_slots(device, forced_.bm, forced_.splits);
+      if (fit > 0) plan = {forced_.bm, forced_.splits, swap_tile_count(call, forced_.bm), fit};
+    }
     const int bm = plan.bm;
     const CUfunction fn = function(bm).get(device);
     int splits = plan.splits;
@@ -237,6 +268,7 @@ class GemmSwapCuda final : public GemmKernel {
   }
 
   int bn_;
+  ForcedPlan forced_;  // TILEOPS_GEMM_SWAP_PLAN when this implementation was built
   std::array<std::unique_ptr<CudaFunction>, 2> fns_;  // 128-row tiles, 64-row tiles (not gated)
   std::atomic<int> last_plan_{128 * 16 + 1};          // bm * 16 + splits of the last call
   std::array<std::array<std::array<std::atomic<int>, kSwapMaxSplits + 1>, 2>, kMaxDevices>

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Times cuts of the swapped-operand GEMM (gemm_swap_sm90: tile rows x K splits in a cluster)
+beside the plan's own choice and torch (cuBLAS), on decode-shaped linear layers, each output
+checked element by element against torch first (NaN-poisoned output block).
+
+A cut is forced with TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>, one process a cut (the kernel reads
+it once). Times are torch.profiler kernel records with the L2 flushed before each call
+(kernel_timing.py), median of ITERS calls.
+
+    python3 bench/torch/swap_plan_sweep.py [--plans plan,64x3,128x4,...] [--iters N]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+# (m, n, k, gated): a linear layer x [m, k] times w [n, k] (gated: w [2n, k], gate then up).
+SHAPES = [(1, 13824, 5120, False), (1, 4096, 4096, False), (16, 4096, 7168, False),
+          (1, 4096, 14336, False), (32, 14336, 4096, False), (1, 14336, 4096, True),
+          (16, 14336, 4096, True), (1, 128256, 4096, False), (7, 1000, 4104, False)]
+PLANS = ["plan", "128x1", "64x1", "64x2", "64x3", "64x4", "128x2", "128x3", "128x4"]
+
+
+def one(plan, iters):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import torch
+    import torch.nn.functional as F
+    import tileops_torch
+    from kernel_timing import Flush, median_times
+    flush = Flush()
+    for m, n, k, gated in SHAPES:
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(2 * n if gated else n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+        if gated:
+            op = tileops_torch.GatedLinearFwdOp()
+
+            def theirs(x=x, w=w):
+                gate, up = F.linear(x, w).chunk(2, dim=-1)
+                return F.silu(gate) * up
+        else:
+            op = tileops_torch.LinearFwdOp()
+
+            def theirs(x=x, w=w):
+                return F.linear(x, w)
+        ref = theirs().float()
+        poison = torch.full((m, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        del poison  # the caching allocator hands this block to the op's output
+        y = op(x, w).float()
+        tol = 1e-2 * ref.abs() + 1e-2 * ref.abs().max()
+        bad = int((~((y - ref).abs() <= tol)).sum())
+        config = op.kernel_config()
+        t, lat, names = median_times(lambda: op(x, w), iters, flush)
+        c, _, _ = median_times(theirs, iters, flush)
+        print(json.dumps(dict(m=m, n=n, k=k, gated=gated, plan=plan, config=config, bad=bad,
+                              us=t, latency_us=lat, kernels=len(names), cublas_us=c,
+                              weight_tbps=w.numel() * 2 / t / 1e6)), flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--plans", default=",".join(PLANS))
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--out", default=os.environ.get("OUT", "."))
+    p.add_argument("--one", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.one:
+        one(args.one, args.iters)
+        return
+    rows = []
+    plans = args.plans.split(",")
+    for plan in plans:
+        env = dict(os.environ, TILEOPS_GEMM_SWAP="always")
+        env.pop("TILEOPS_GEMM_SWAP_PLAN", None)
+        if plan != "plan":
+            env["TILEOPS_GEMM_SWAP_PLAN"] = plan
+        r = subprocess.run([sys.executable, __file__, "--one", plan, "--iters", str(args.iters)],
+                           env=env, capture_output=True, text=True)
+        sys.stderr.write(r.stderr[-1500:])
+        rows += [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    with open(os.path.join(args.out, "swap_plan_sweep.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    print("| m x n x k | cuBLAS us | " + " | ".join(plans) + " |")
+    print("|---|---|" + "---|" * len(plans))
+    for m, n, k, gated in SHAPES:
+        mine = {r["plan"]: r for r in rows if (r["m"], r["n"], r["k"], r["gated"]) == (m, n, k, gated)}
+        if not mine:
+            continue
+        cb = min(r["cublas_us"] for r in mine.values())
+        cells = []
+        for plan in plans:
+            r = mine.get(plan)
+            if r is None:
+                cells.append("-")
+                continue
+            cfg = r["config"].replace("tile=", "").replace(" (cluster)", "")
+            cells.append(f"{r['us']:.1f} [{cfg}]" + ("" if r["bad"] == 0 else f" BAD {r['bad']}"))
+        print(f"| {m}x{n}x{k}{' gated' if gated else ''} | {cb:.1f} | " + " | ".join(cells) + " |")
+    print("elements out of tolerance:", sum(r["bad"] for r in rows))
+
+
+if __name__ == "__main__":
+    main()
