@@ -20,7 +20,7 @@ timed call's data in place, so the clean columns of earlier reports are too fast
 written buffer back is no flush either: the L2 keeps lines the timed call reads every iteration
 through a stream read once.)
 
-    python3 bench/torch/gemm_bench.py [--out DIR] [--iters N] [--quick]
+    python3 bench/torch/gemm_bench.py [--out DIR] [--iters N] [--quick] [--seed S]
 Writes DIR/gemm.json, DIR/gemm.md and DIR/gemm.png (when matplotlib is there).
 """
 import argparse
@@ -204,11 +204,12 @@ def bench_fused(iters, flush, dtype):
     return results
 
 
-def write_report(out, gemm, mlp, roof, fused=()):
+def write_report(out, gemm, mlp, roof, fused=(), seed=None):
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "gemm.json"), "w") as f:
         json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__,
-                   "matrix_roof_tflops": roof, "gemm": gemm, "mlp": mlp, "fused": list(fused)},
+                   "seed": seed, "matrix_roof_tflops": roof, "gemm": gemm, "mlp": mlp,
+                   "fused": list(fused)},
                   f, indent=1)
     lines = [f"Matrix roof (cuBLAS bf16 8192^3, this run): {roof:.0f} TFLOP/s" if roof else "",
              "", "| group | M x N x K | layout | ok | tileops us | TFLOP/s | roof | cuBLAS us | "
@@ -266,13 +267,17 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT", "bench-out"))
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--seed", type=int, help="torch's seed for the inputs (default: a fresh one)")
     p.add_argument("--only", choices=["all", "gemm", "fused", "small-m", "decode"], default="all",
                    help="gemm: the GEMM and MLP rows; fused: the fused-linear and bmm rows; "
                         "small-m: the decode and mid rows and the MLP; decode: the decode rows")
     args = p.parse_args()
     if not torch.cuda.is_available():
         sys.exit("gemm_bench: torch sees no CUDA device")
-    torch.manual_seed(0)
+    # Fresh inputs each run (every row is checked against torch on them); --seed repeats a run.
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    torch.manual_seed(seed)
+    print(f"seed {seed}", flush=True)
     flush = Flush()
     a, b = make_operands(8192, 8192, 8192, False, True, torch.bfloat16)
     busy, _, _ = median_times(lambda: torch_gemm(a, b, False, True), 10, flush)
@@ -290,7 +295,7 @@ def main():
             mlp = bench_mlp(args.iters, flush, torch.bfloat16)
     if args.only in ("all", "fused"):
         fused = bench_fused(args.iters, flush, torch.bfloat16)
-    write_report(args.out, gemm, mlp, roof, fused)
+    write_report(args.out, gemm, mlp, roof, fused, seed)
     bad = [r for r in gemm + mlp + fused if not r["ok"]]
     print(f"{len(gemm) + len(mlp) + len(fused) - len(bad)} rows checked ok, {len(bad)} wrong")
     sys.exit(1 if bad else 0)
