@@ -63,19 +63,13 @@ SwapSwitch swap_switch() {
 }
 
 // TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits> (128x1, 64x3, ...), read at each dispatch: the calls an
-// implementation built then serves take that cut where it is valid for them (rows 128 or 64, 64
-// only ungated; 1 to kSwapMaxSplits splits, each at least kSwapMinKTilesPerSplit k-tiles deep),
+// implementation built then serves take that cut where it is valid for them (swap_cut_valid),
 // their clusters walking the tiles in as many waves as it takes. For measuring cuts against the
 // plan (bench/torch/swap_plan_sweep.py) and for testing cuts the plan does not pick; unset or
 // malformed, the plan decides.
 struct ForcedPlan {
   int bm = 0, splits = 0;
   bool set() const { return bm != 0; }
-  bool fits(const GemmCall& call) const {
-    const int64_t k_tiles = (call.k + kSwapKTile - 1) / kSwapKTile;
-    return (bm == 128 || (bm == 64 && !call.gated)) && splits >= 1 && splits <= kSwapMaxSplits &&
-           (splits == 1 || k_tiles / splits >= kSwapMinKTilesPerSplit);
-  }
 };
 ForcedPlan forced_plan() {
   ForcedPlan f;
@@ -197,7 +191,7 @@ class GemmSwapCuda final : public GemmKernel {
     const int sms = sm_count(device);
     SwapPlan plan = swap_plan_for(
         call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
-    if (forced_.set() && forced_.fits(call)) {
+    if (forced_.set() && swap_cut_valid(call, forced_.bm, forced_.splits)) {
       const int64_t fit =
           forced_.splits == 1 ? sms : cluster_slots(device, forced_.bm, forced_.splits);
       if (fit > 0) plan = {forced_.bm, forced_.splits, swap_tile_count(call, forced_.bm), fit};

@@ -22,6 +22,14 @@ inline int64_t swap_tile_count(const GemmCall& call, int bm) {
   return call.batch * ((call.n + cols - 1) / cols);
 }
 
+// Whether a call can be cut into tiles of bm weight rows with K split `splits` ways: 128 or 64 rows
+// (gated, 128 only), 1 to kSwapMaxSplits splits, each at least kSwapMinKTilesPerSplit k-tiles deep.
+inline bool swap_cut_valid(const GemmCall& call, int bm, int splits) {
+  const int64_t k_tiles = (call.k + kSwapKTile - 1) / kSwapKTile;
+  return (bm == 128 || (bm == 64 && !call.gated)) && splits >= 1 && splits <= kSwapMaxSplits &&
+         (splits == 1 || k_tiles / splits >= kSwapMinKTilesPerSplit);
+}
+
 // A cut: tiles of bm weight rows, K split over `splits` blocks of a cluster, at most `slots`
 // clusters running at once.
 struct SwapPlan {
@@ -43,10 +51,9 @@ SwapPlan swap_plan_for(const GemmCall& call, int sms, Slots&& slots) {
   SwapPlan best;
   int64_t best_cost = INT64_MAX;
   for (int bm : kSwapTileRows) {
-    if (call.gated && bm != 128) continue;
     const int64_t tiles = swap_tile_count(call, bm);
     for (int s = 1; s <= kSwapMaxSplits; ++s) {
-      if (s > 1 && k_tiles / s < kSwapMinKTilesPerSplit) break;
+      if (!swap_cut_valid(call, bm, s)) break;
       const int64_t fit = s == 1 ? sms : slots(bm, s);
       if (fit <= 0 || (s > 1 && tiles > fit)) continue;
       const int64_t cost = (tiles + fit - 1) / fit * bm * ((k_tiles + s - 1) / s);
