@@ -3,11 +3,14 @@
 beside the plan's own choice and torch (cuBLAS), on decode-shaped linear layers, each output
 checked element by element against torch first (NaN-poisoned output block).
 
-A cut is forced with TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>, one process a cut (the kernel reads
-it once). Times are torch.profiler kernel records with the L2 flushed before each call
-(kernel_timing.py), median of ITERS calls.
+A cut is forced with TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>[t<tokens>], one process a cut (the
+kernel reads it once); "plan" is the kernel's own cut, "dispatch" whatever dispatch takes unasked
+(TILEOPS_GEMM_SWAP unset: the tile kernel above 32 tokens). The kernel's config names the cut it
+ran, with waves=N where its clusters walk the tiles in several waves. Times are torch.profiler
+kernel records with the L2 flushed before each call (kernel_timing.py), median of ITERS calls.
 
-    python3 bench/torch/swap_plan_sweep.py [--plans plan,64x3,128x4,...] [--iters N]
+    python3 bench/torch/swap_plan_sweep.py [--plans plan,64x3,128x4,128x3t64,...] [--iters N]
+        [--shapes 128x2112x7168,1x14336x4096g,...]
 """
 import argparse
 import json
@@ -22,7 +25,17 @@ SHAPES = [(1, 13824, 5120, False), (1, 4096, 4096, False), (16, 4096, 7168, Fals
 PLANS = ["plan", "128x1", "64x1", "64x2", "64x3", "64x4", "128x2", "128x3", "128x4"]
 
 
-def one(plan, iters):
+def parse_shapes(text):
+    """'MxNxK' a linear layer, 'MxNxKg' a gated one, comma-separated."""
+    shapes = []
+    for item in text.split(","):
+        gated = item.endswith("g")
+        m, n, k = (int(v) for v in item.rstrip("g").split("x"))
+        shapes.append((m, n, k, gated))
+    return shapes
+
+
+def one(plan, iters, shapes):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import torch
     import torch.nn.functional as F
@@ -30,7 +43,7 @@ def one(plan, iters):
     from kernel_timing import Flush, median_times
     from output_check import elements_out_of_tolerance
     flush = Flush()
-    for m, n, k, gated in SHAPES:
+    for m, n, k, gated in shapes:
         x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         w = torch.randn(2 * n if gated else n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
         if gated:
@@ -58,28 +71,34 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--plans", default=",".join(PLANS))
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--shapes", help="MxNxK[g],... (default: the decode set above)")
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     p.add_argument("--one", help=argparse.SUPPRESS)
     args = p.parse_args()
+    shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
     if args.one:
-        one(args.one, args.iters)
+        one(args.one, args.iters, shapes)
         return
     rows = []
     plans = args.plans.split(",")
     for plan in plans:
         env = dict(os.environ, TILEOPS_GEMM_SWAP="always")
         env.pop("TILEOPS_GEMM_SWAP_PLAN", None)
-        if plan != "plan":
+        if plan == "dispatch":
+            env.pop("TILEOPS_GEMM_SWAP")
+        elif plan != "plan":
             env["TILEOPS_GEMM_SWAP_PLAN"] = plan
-        r = subprocess.run([sys.executable, __file__, "--one", plan, "--iters", str(args.iters)],
-                           env=env, capture_output=True, text=True)
+        cmd = [sys.executable, __file__, "--one", plan, "--iters", str(args.iters)]
+        if args.shapes:
+            cmd += ["--shapes", args.shapes]
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True)
         sys.stderr.write(r.stderr[-1500:])
         rows += [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
     with open(os.path.join(args.out, "swap_plan_sweep.json"), "w") as f:
         json.dump(rows, f, indent=1)
     print("| m x n x k | cuBLAS us | " + " | ".join(plans) + " |")
     print("|---|---|" + "---|" * len(plans))
-    for m, n, k, gated in SHAPES:
+    for m, n, k, gated in shapes:
         mine = {r["plan"]: r for r in rows if (r["m"], r["n"], r["k"], r["gated"]) == (m, n, k, gated)}
         if not mine:
             continue

@@ -2,6 +2,9 @@
 // B) against the float64 references, every output element, outputs poisoned first, fresh random
 // inputs each run (skipped without a GPU): m from 1 to 32 (token tiles of 8, 16 and 32), weight
 // rows off the 128-row tile, K off the 64-deep k-tile, split-K, every tail and batches.
+#include <cstdlib>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "support/cuda_support.hpp"
@@ -86,6 +89,36 @@ TEST_P(CudaSwappedGemm, ForcedCutsWalkSeveralWavesOfClusters) {
   GatedLinearFwdOp gated({.activation = "silu"});
   EXPECT_TRUE(cuda_matches_reference(gated, {Shape{1, 4096}, Shape{2 * 14336, 4096}}, GetParam()));
   EXPECT_NE(gated.kernel_config().find("split_k=4"), std::string::npos) << gated.kernel_config();
+}
+
+// A token tile forced below the plan's (TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>t<tokens>): the
+// tokens fill several tile columns, the last one partly, each split in its cluster or not.
+TEST_P(CudaSwappedGemm, ForcedTokenTilesCoverEveryToken) {
+  TILEOPS_REQUIRE_CUDA();
+  for (const char* cut : {"128x3t64", "64x2t32", "128x1t16"}) {
+    testing::ScopedEnv forced("TILEOPS_GEMM_SWAP_PLAN", cut);
+    const int tokens = std::atoi(std::strchr(cut, 't') + 1);
+    GemmFwdOp op;
+    LinearFwdOp linear;
+    for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{128, 2112, 1024},
+                           {100, 1000, 4104},
+                           {tokens + 1, 300, 520}}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, GetParam()))
+          << cut << " " << m << "x" << n << "x" << k;
+      EXPECT_NE(op.kernel_config().find(fmt::format("x{}x64/", tokens)), std::string::npos)
+          << cut << ": " << op.kernel_config();
+    }
+    EXPECT_TRUE(cuda_matches_reference(
+        linear, {Shape{70, 1032}, Shape{520, 1032}, Shape{520}, Shape{70, 520}}, GetParam()))
+        << "bias and residual " << cut;
+    // Gated tiles are 128 rows: "64x2" is no cut for them, so they run 128 rows unsplit.
+    GatedLinearFwdOp gated({.activation = "silu"});
+    EXPECT_TRUE(
+        cuda_matches_reference(gated, {Shape{tokens + 9, 1024}, Shape{2 * 300, 1024}}, GetParam()))
+        << "gated " << cut;
+    EXPECT_NE(gated.kernel_config().find(fmt::format("x{}x64/", tokens)), std::string::npos)
+        << cut << ": " << gated.kernel_config();
+  }
 }
 
 // Token tiles of 64 and 128 (m from 33 to 128), served only when asked for (TILEOPS_GEMM_SWAP=

@@ -62,30 +62,43 @@ SwapSwitch swap_switch() {
   return SwapSwitch::kMeasured;
 }
 
-// TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits> (128x1, 64x3, ...), read at each dispatch: the calls an
-// implementation built then serves take that cut where it is valid for them (swap_cut_valid),
-// their clusters walking the tiles in as many waves as it takes. For measuring cuts against the
-// plan (bench/torch/swap_plan_sweep.py) and for testing cuts the plan does not pick; unset or
-// malformed, the plan decides.
-struct ForcedPlan {
-  int bm = 0, splits = 0;
-  bool set() const { return bm != 0; }
-};
-ForcedPlan forced_plan() {
-  ForcedPlan f;
-  const char* v = std::getenv("TILEOPS_GEMM_SWAP_PLAN");
-  if (v == nullptr || std::sscanf(v, "%dx%d", &f.bm, &f.splits) != 2) return ForcedPlan{};
-  return f;
-}
-
-// Tokens a tile covers: 8 to 128 (a wgmma N the device library has), so one tile column holds
-// every token and the weight is read once.
+// Tokens a tile covers: 8 to 128 (a wgmma N the device library has). The plan takes the smallest
+// that holds every token, so one tile column covers them and the weight is read once.
 constexpr int kTokenTiles[] = {8, 16, 32, 64, 128};
 int token_tile(int64_t m) {
   for (int bn : kTokenTiles) {
     if (m <= bn) return bn;
   }
   return kTokenTiles[std::size(kTokenTiles) - 1];
+}
+
+// TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>[t<tokens>] (128x1, 64x3, 128x3t64, ...), read at each
+// dispatch: the calls an implementation built then serves take that cut where it is valid for
+// them (swap_cut_valid), their clusters walking the tiles in as many waves as it takes. The
+// token tile, where given, is one of kTokenTiles below the plan's and the weight is read once a
+// tile column. For measuring cuts against the plan (bench/torch/swap_plan_sweep.py) and for
+// testing cuts the plan does not pick; unset or malformed, the plan decides.
+struct ForcedPlan {
+  int bm = 0, splits = 0, tokens = 0;
+  bool set() const { return bm != 0; }
+};
+ForcedPlan forced_plan() {
+  ForcedPlan f;
+  const char* v = std::getenv("TILEOPS_GEMM_SWAP_PLAN");
+  if (v == nullptr) return ForcedPlan{};
+  const int fields = std::sscanf(v, "%dx%dt%d", &f.bm, &f.splits, &f.tokens);
+  if (fields < 2) return ForcedPlan{};
+  if (fields == 2) f.tokens = 0;
+  return f;
+}
+
+// The token tile for m tokens: the plan's, or a smaller one of kTokenTiles forced.
+int token_tile_for(int64_t m, const ForcedPlan& forced) {
+  const int plan = token_tile(m);
+  for (int bn : kTokenTiles) {
+    if (forced.set() && bn == forced.tokens && bn < plan) return bn;
+  }
+  return plan;
 }
 
 // Shared memory for a consumer's epilogue: what gemm_sm90_ws_cuda.cpp gives one, or more where a
@@ -169,9 +182,9 @@ class GemmSwapCuda final : public GemmKernel {
 
   static BuildPlan entry_for(const GemmCall& call, const DeviceFacts&) {
     const DType dtype = call.dtype;
-    const int bn = token_tile(call.m);
-    const int gated = call.gated ? static_cast<int>(call.activation) : -1;
     const ForcedPlan forced = forced_plan();
+    const int bn = token_tile_for(call.m, forced);
+    const int gated = call.gated ? static_cast<int>(call.activation) : -1;
     return {fmt::format("{},bn{},{}{}", dtype_name(dtype), bn, gated,
                         forced.set() ? fmt::format(",cut{}x{}", forced.bm, forced.splits) : ""),
             [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated, forced); }};
@@ -191,17 +204,24 @@ class GemmSwapCuda final : public GemmKernel {
     const int sms = sm_count(device);
     SwapPlan plan = swap_plan_for(
         call, sms, [&](int bm, int splits) { return cluster_slots(device, bm, splits); });
+    // A forced token tile (token_tile_for) leaves the plan's 128-row, unsplit cut unless a cut is
+    // forced with it.
+    if (bn_ < token_tile(call.m)) plan = {128, 1, swap_tile_count(call, 128, bn_), sms};
     if (forced_.set() && swap_cut_valid(call, forced_.bm, forced_.splits)) {
       const int64_t fit =
           forced_.splits == 1 ? sms : cluster_slots(device, forced_.bm, forced_.splits);
-      if (fit > 0) plan = {forced_.bm, forced_.splits, swap_tile_count(call, forced_.bm), fit};
+      if (fit > 0) {
+        plan = {forced_.bm, forced_.splits, swap_tile_count(call, forced_.bm, bn_), fit};
+      }
     }
     const int bm = plan.bm;
     const CUfunction fn = function(bm).get(device);
     int splits = plan.splits;
     float* partials = nullptr;
     int* counters = nullptr;
-    last_plan_.store(bm * 16 + splits, std::memory_order_relaxed);
+    const int64_t waves = (plan.tiles + plan.slots - 1) / plan.slots;
+    last_plan_.store(static_cast<int>(std::min<int64_t>(waves, 1 << 20) * 4096 + bm * 16 + splits),
+                     std::memory_order_relaxed);
     const uint64_t rows = uint64_t(call.b_columns()), k = uint64_t(call.k);
     const uint64_t m64 = uint64_t(call.m), batch64 = uint64_t(call.batch);
     // The weight is the kernel's A (boxes of the tile's rows, or 64 gate and 64 up rows gated); the
@@ -232,9 +252,10 @@ class GemmSwapCuda final : public GemmKernel {
 
   std::string config() const override {
     const int plan = last_plan_.load(std::memory_order_relaxed);
-    const int bm = plan / 16, splits = plan % 16;
-    return fmt::format("tile={}x{}x64/s{}{}", bm, bn_, stages_for(bm, bn_),
-                       splits > 1 ? fmt::format(",split_k={} (cluster)", splits) : "");
+    const int waves = plan / 4096, bm = plan % 4096 / 16, splits = plan % 16;
+    return fmt::format("tile={}x{}x64/s{}{}{}", bm, bn_, stages_for(bm, bn_),
+                       splits > 1 ? fmt::format(",split_k={} (cluster)", splits) : "",
+                       waves > 1 ? fmt::format(",waves={}", waves) : "");
   }
 
  private:
@@ -264,7 +285,8 @@ class GemmSwapCuda final : public GemmKernel {
   int bn_;
   ForcedPlan forced_;  // TILEOPS_GEMM_SWAP_PLAN when this implementation was built
   std::array<std::unique_ptr<CudaFunction>, 2> fns_;  // 128-row tiles, 64-row tiles (not gated)
-  std::atomic<int> last_plan_{128 * 16 + 1};          // bm * 16 + splits of the last call
+  // waves * 4096 + bm * 16 + splits of the last call
+  std::atomic<int> last_plan_{4096 + 128 * 16 + 1};
   std::array<std::array<std::array<std::atomic<int>, kSwapMaxSplits + 1>, 2>, kMaxDevices>
       cluster_slots_{};
 };

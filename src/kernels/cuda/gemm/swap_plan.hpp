@@ -16,10 +16,12 @@ inline constexpr int kSwapMaxSplits = 8;  // a portable cluster (gemm_cluster_sp
 // always 128 (64 gate rows over their 64 up rows).
 inline constexpr int kSwapTileRows[] = {128, 64};
 
-// Tiles of bm weight rows over the whole batch (a gated tile covers bm / 2 output columns).
-inline int64_t swap_tile_count(const GemmCall& call, int bm) {
+// Tiles of bm weight rows by bn tokens over the whole batch (a gated tile covers bm / 2 output
+// columns); bn = 0 (the plan's tiles), one token tile holding every token.
+inline int64_t swap_tile_count(const GemmCall& call, int bm, int bn = 0) {
   const int cols = call.gated ? bm / 2 : bm;
-  return call.batch * ((call.n + cols - 1) / cols);
+  const int64_t token_tiles = bn == 0 ? 1 : (call.m + bn - 1) / bn;
+  return call.batch * ((call.n + cols - 1) / cols) * token_tiles;
 }
 
 // Whether a call can be cut into tiles of bm weight rows with K split `splits` ways: 128 or 64 rows
