@@ -58,6 +58,7 @@ def gemm_rows(quick):
         ("mid", 128, 4096, 7168, False, True),
         ("mid", 256, 4096, 7168, False, True),
         ("mid", 128, 2112, 7168, False, True),
+        ("mid", 64, 2112, 7168, False, True),
         ("mid", 128, 7168, 2048, False, True),
         ("square", 1024, 1024, 1024, False, False),
     ]

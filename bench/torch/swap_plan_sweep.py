@@ -5,9 +5,10 @@ checked element by element against torch first (NaN-poisoned output block).
 
 A cut is forced with TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>[t<tokens>], one process a cut (the
 kernel reads it once); "plan" is the kernel's own cut, "dispatch" whatever dispatch takes unasked
-(TILEOPS_GEMM_SWAP unset: the tile kernel above 32 tokens). The kernel's config names the cut it
-ran, with waves=N where its clusters walk the tiles in several waves. Times are torch.profiler
-kernel records with the L2 flushed before each call (kernel_timing.py), median of ITERS calls.
+(TILEOPS_GEMM_SWAP unset), "swap-off" dispatch without the swapped kernel (TILEOPS_GEMM_SWAP=0).
+The kernel's config names the cut it ran, with waves=N where its clusters walk the tiles in
+several waves. Times are torch.profiler kernel records with the L2 flushed before each call
+(kernel_timing.py), median of ITERS calls.
 
     python3 bench/torch/swap_plan_sweep.py [--plans plan,64x3,128x4,128x3t64,...] [--iters N]
         [--shapes 128x2112x7168,1x14336x4096g,...]
@@ -86,6 +87,8 @@ def main():
         env.pop("TILEOPS_GEMM_SWAP_PLAN", None)
         if plan == "dispatch":
             env.pop("TILEOPS_GEMM_SWAP")
+        elif plan == "swap-off":
+            env["TILEOPS_GEMM_SWAP"] = "0"
         elif plan != "plan":
             env["TILEOPS_GEMM_SWAP_PLAN"] = plan
         cmd = [sys.executable, __file__, "--one", plan, "--iters", str(args.iters)]

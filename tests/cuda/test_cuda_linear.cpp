@@ -4,6 +4,7 @@
 // dispatch picks (skinny for m <= 32, the warp-specialised tensor-core kernel, split-K, and the
 // CUDA-core fallback for fp32 and misaligned operands).
 #include "support/cuda_support.hpp"
+#include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/composite/gated_mlp_fwd_op.hpp"
 #include "tileops/ops/gemm/gated_linear_fwd_op.hpp"
 #include "tileops/ops/gemm/linear_fwd_op.hpp"
@@ -87,6 +88,26 @@ TEST_P(CudaLinear, SplitKTileCarriesTheTail) {
   EXPECT_TRUE(cuda_matches_reference(gated, gated_shapes({64, 1024, 4096}), GetParam()));
   if (GetParam() != DType::kFloat32) {
     EXPECT_NE(gated.kernel_config().find("split_k="), std::string::npos) << gated.kernel_config();
+  }
+}
+
+// Between 33 and 128 tokens the rows the tile kernel would split K over 64x128 tiles go to the
+// swapped kernel, with every tail (on the H200's 132 SMs; another SM count may choose otherwise);
+// gated calls there stay with the tile kernel.
+TEST_P(CudaLinear, MidMRowsTheTileKernelWouldSplitWideGoSwapped) {
+  TILEOPS_REQUIRE_CUDA();
+  if (GetParam() == DType::kFloat32) GTEST_SKIP() << "wgmma takes 16-bit inputs";
+  const bool h200 = read_device_facts(Device::cuda(0)).sm_count == 132;
+  for (const Mnk s : {Mnk{64, 2112, 7168}, Mnk{40, 2112, 7168}}) {
+    for (const Tail t : kTails) {
+      LinearFwdOp op;
+      EXPECT_TRUE(cuda_matches_reference(op, linear_shapes(s, t.bias, t.residual), GetParam()))
+          << s.m << "x" << s.n << "x" << s.k << " bias=" << t.bias << " residual=" << t.residual;
+      if (h200) EXPECT_EQ(op.last_call()->served_by, "gemm_swap_sm90");
+    }
+    GatedLinearFwdOp gated;
+    EXPECT_TRUE(cuda_matches_reference(gated, gated_shapes(s), GetParam()));
+    EXPECT_EQ(gated.last_call()->served_by, "gemm_sm90_ws");
   }
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/cublaslt_candidate.hpp"
+#include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "kernels/cuda/gemm/split_k_workspace.hpp"
@@ -468,4 +469,11 @@ const bool kVariants = [] {
 }();
 
 }  // namespace
+
+WsUntunedChoice ws_untuned_choice(const GemmCall& call, int sms) {
+  const WsTile& t =
+      kTiles[default_tile(call, sms, tiles_serving(call.trans_a, call.trans_b, call.gated))];
+  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms)};
+}
+
 }  // namespace tileops::cuda

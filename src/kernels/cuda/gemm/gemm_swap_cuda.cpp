@@ -8,8 +8,9 @@
 // reset.
 //
 // Dispatch takes it for m <= 32 from k = kMinDepth, where the H200 measured it as fast as the
-// skinny kernel or faster (docs/perf/h200-cluster-split-2026-12-02). TILEOPS_GEMM_SWAP=always
-// serves every call it can, m up to 128 (the tests use that), =0 none.
+// skinny kernel or faster (docs/perf/h200-cluster-split-2026-12-02), and for m up to 128 where
+// the tile kernel would split K over 128-column tiles (docs/perf/h200-mid-m-swap-2026-12-04).
+// TILEOPS_GEMM_SWAP=always serves every call it can, m up to 128 (the tests use that), =0 none.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -22,6 +23,7 @@
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/swap_plan.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
@@ -34,12 +36,9 @@ namespace tileops::cuda {
 namespace {
 
 constexpr int kMaxM = 128;
-// The most tokens for which dispatch takes this kernel unasked (TILEOPS_GEMM_SWAP unset); larger
-// m up to kMaxM only with TILEOPS_GEMM_SWAP=always. Measured on the H200 against the tile kernel
-// (docs/perf/h200-cluster-split-2026-12-02): faster where the weight has few rows and deep K
-// (128x2112x7168 19.2 against 22.9 us, 100x2112x7168 20.5 against 22.9), a tie at 48 and 64
-// tokens over 4096 rows, and slower elsewhere (96x4096x4096 21.3 against 17.1, 128x1024x4096
-// 14.4 against 10.7, 128x7168x2048 15.5 against 13.0).
+// The most tokens for which dispatch takes this kernel unasked (TILEOPS_GEMM_SWAP unset) on every
+// row from k = kMinDepth; above it, up to kMaxM, only where the tile kernel would split K over
+// 128-column tiles (splits_wide_tiles) or with TILEOPS_GEMM_SWAP=always.
 constexpr int kMeasuredMaxM = 32;
 constexpr int kSmemBudget = 227 * 1024;
 // The shortest K for which dispatch takes the swapped kernel over the skinny one. Measured on the
@@ -50,6 +49,18 @@ constexpr int kSmemBudget = 227 * 1024;
 // 37.8, 32x14336x4096 35.6 against 57.2, the LM head 1x128256x4096 261 against 279). K between
 // them was not measured; the rule takes the swapped kernel from 3072.
 constexpr int64_t kMinDepth = 3072;
+
+// Whether the tile kernel, untuned, would split K over 64x128 tiles. There the splits of this
+// kernel, which meet in a cluster's shared memory, were faster on every row measured on the H200
+// between 33 and 128 tokens (docs/perf/h200-mid-m-swap-2026-12-04, 7 rows, 1.03-1.28x:
+// 64x2112x7168 16.7 against 21.3 us, 128x1024x7168 17.7 against 18.7); where the tile kernel
+// splits with narrower tiles or does not split, this kernel tied or lost (128x1024x4096 15.3
+// against 11.1, 128x2112x7168 20.3 against 19.4, 64x4096x4096 16.4 against 13.7).
+bool splits_wide_tiles(const GemmCall& call, int sms) {
+  if (sms <= 0) return false;  // facts of no device: the rule for 32 tokens and fewer stands
+  const WsUntunedChoice tile = ws_untuned_choice(call, sms);
+  return tile.splits > 1 && tile.bn >= 128;
+}
 
 enum class SwapSwitch { kMeasured, kAlways, kOff };
 // TILEOPS_GEMM_SWAP, read at each dispatch: unset the measured rule, "always"/"1" every call the
@@ -147,7 +158,7 @@ class GemmSwapCuda final : public GemmKernel {
   static constexpr std::string_view preferred_over[] = {"gemm_skinny_cuda", "gemm_sm90_ws",
                                                         "gemm_cublaslt"};
 
-  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts&) {
+  static std::optional<std::string> refusal(const GemmCall& call, const DeviceFacts& facts) {
     const SwapSwitch mode = swap_switch();
     if (mode == SwapSwitch::kOff) return std::string("switched off by TILEOPS_GEMM_SWAP");
     if (call.dtype != DType::kBFloat16 && call.dtype != DType::kFloat16) {
@@ -157,10 +168,17 @@ class GemmSwapCuda final : public GemmKernel {
       return std::string("needs a as [m, k] and b as [n, k] (trans_a=false, trans_b=true)");
     }
     if (call.m > kMaxM) return fmt::format("m = {} > {}: the tile kernel serves it", call.m, kMaxM);
-    if (mode == SwapSwitch::kMeasured && call.m > kMeasuredMaxM) {
+    if (mode == SwapSwitch::kMeasured && call.m > kMeasuredMaxM && call.gated) {
       return fmt::format(
-          "m = {} > {}: the tile kernel was faster on most such rows measured "
+          "m = {} > {} on a gated call: not measured against the tile kernel "
           "(TILEOPS_GEMM_SWAP=always serves it)",
+          call.m, kMeasuredMaxM);
+    }
+    if (mode == SwapSwitch::kMeasured && call.m > kMeasuredMaxM &&
+        !splits_wide_tiles(call, facts.sm_count)) {
+      return fmt::format(
+          "m = {} > {} and the tile kernel would not split K over 128-column tiles: it was as "
+          "fast or faster on such rows measured (TILEOPS_GEMM_SWAP=always serves it)",
           call.m, kMeasuredMaxM);
     }
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
