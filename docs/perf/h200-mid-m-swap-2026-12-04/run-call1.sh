@@ -5,13 +5,7 @@
 # sweep over mid-M linear layers beside dispatch's tile kernel and cuBLAS; ncu over 128x2112x7168
 # for the tile kernel and two swapped cuts. Summaries to stdout, logs to $OUT.
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python:$PWD/.gpu TILEOPS_CACHE_DIR=/tmp/tileops-cache
-export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-out=${OUT:-/tmp/out}
-work=/tmp/work
-mkdir -p "$out" "$work"
-start=$(date +%s)
-since() { echo "after $(( $(date +%s) - start )) s"; }
+source scripts/gpu/call_env.sh
 bash scripts/gpu/build-fast-call.sh > "$work/fast-call.log" 2>&1 || tail -3 "$work/fast-call.log"
 T=.gpu/bin/tileops_cuda_tests
 shapes=128x2112x7168,64x2112x7168,128x4096x7168,64x4096x7168,96x4096x4096,128x1024x4096,128x7168x2048,128x14336x4096,48x4096x4096

@@ -4,13 +4,7 @@
 # a row where the tile kernel splits K through global partials; this sweep walks N and K around
 # it at 40, 48, 64, 80 and 96 tokens. Summaries to stdout, logs to $OUT.
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python:$PWD/.gpu TILEOPS_CACHE_DIR=/tmp/tileops-cache
-export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-out=${OUT:-/tmp/out}
-work=/tmp/work
-mkdir -p "$out" "$work"
-start=$(date +%s)
-since() { echo "after $(( $(date +%s) - start )) s"; }
+source scripts/gpu/call_env.sh
 bash scripts/gpu/build-fast-call.sh > "$work/fast-call.log" 2>&1 || tail -3 "$work/fast-call.log"
 shapes=64x576x7168,64x1024x4096,64x1024x7168,64x1536x7168,64x2048x4096,64x2112x7168,64x2560x7168
 shapes=$shapes,64x3072x4096,64x2048x14336,64x3584x7168,40x1024x7168,40x2112x7168,40x3072x4096

@@ -5,13 +5,7 @@
 # mid-M linear rows, dispatch against dispatch without the swapped kernel on the rows the rule
 # moves and on rows it leaves, and the GEMM benchmark's decode and mid rows beside cuBLAS.
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python:$PWD/.gpu TILEOPS_CACHE_DIR=/tmp/tileops-cache
-export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-out=${OUT:-/tmp/out}
-work=/tmp/work
-mkdir -p "$out" "$work"
-start=$(date +%s)
-since() { echo "after $(( $(date +%s) - start )) s"; }
+source scripts/gpu/call_env.sh
 bash scripts/gpu/build-fast-call.sh > "$work/fast-call.log" 2>&1 || tail -3 "$work/fast-call.log"
 SHARDS=8 STEP_TIMEOUT=200 FILTER='*Gemm*:*Linear*:*Swap*:*Bmm*:*Clustered*:*MLP*:*Mlp*' \
   SANITIZER_FILTER='*CudaSwappedGemm.ForcedTokenTiles*/bfloat16:*CudaLinear.MidMRows*/bfloat16' \

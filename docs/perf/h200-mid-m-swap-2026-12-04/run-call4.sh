@@ -3,11 +3,7 @@
 # weight rows, where both of tileops's kernels stay far behind cuBLAS (128x1024x7168 17.6 against
 # 11.0 us), dispatch (the swapped kernel) and the tile kernel beside cuBLAS's kernels.
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.gpu/lib PYTHONPATH=$PWD/.gpu/torch/python:$PWD/.gpu TILEOPS_CACHE_DIR=/tmp/tileops-cache
-export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
-start=$(date +%s)
+source scripts/gpu/call_env.sh
 metrics=("Duration" "DRAM Throughput" "L2 Cache Throughput" "Compute (SM) Throughput" "Grid Size" "Block Size" "Cluster Size" "Achieved Occupancy" "Warp Cycles Per Issued" "stall:")
 for shape in 128x1024x7168 64x1024x7168; do
   for swap in "" 0; do
