@@ -7,7 +7,6 @@
 
 #include "support/cuda_support.hpp"
 #include "support/scoped_state.hpp"
-#include "support/test_support.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/reference/reference.hpp"
@@ -125,37 +124,6 @@ TEST_P(CudaTensorCoreGemm, SplitKForFewTiles) {
         EXPECT_NE(op.kernel_config().find("split_k="), std::string::npos) << op.kernel_config();
       }
     }
-  }
-}
-
-// The tile over A's last rows loads only those rows (gemm_sm90_ws.cu); the rest of its stages
-// keeps what earlier tiles, or nothing, left there. Every row of A before the last 128 is NaN,
-// so any stale row reaching the last rows' output would show: those rows must match the
-// reference over the last rows alone. Enough tiles that blocks walk several, reusing stages.
-TEST_P(CudaTensorCoreGemm, LastRowTileReadsOnlyItsRows) {
-  TILEOPS_REQUIRE_CUDA();
-  const DType dtype = GetParam();
-  for (const Mnk s : {Mnk{1000, 4096, 136}, Mnk{200, 8192, 1000}, Mnk{65, 4096, 7168}}) {
-    GemmFwdOp op({.trans_b = true});
-    const uint64_t seed = testing::fresh_seed();
-    std::vector<Tensor> in =
-        make_inputs(op.name(), op.schema(), {a_shape(false, s), b_shape(true, s)}, dtype, seed);
-    const int64_t first_kept = (s.m - 1) / 128 * 128;
-    std::memset(in[0].data(), 0xff, static_cast<size_t>(first_kept * s.k) * dtype_size(dtype));
-    Tensor out = Tensor::empty({s.m, s.n}, dtype, Device::cuda(0));
-    cuda::fill_bytes(out, 0xff);
-    op.call_into(std::vector<Tensor>{testing::device_copy(in[0]), testing::device_copy(in[1])},
-                 std::vector<Tensor>{out});
-    ASSERT_EQ(op.last_call()->served_by, "gemm_sm90_ws") << s.m << "x" << s.n << "x" << s.k;
-    const int64_t kept = s.m - first_kept;
-    const Tensor a_kept = in[0].as_strided({kept, s.k}, {s.k, 1}, first_kept * s.k).contiguous();
-    const ReferenceResult want =
-        find_reference(op.name())->compute(op.param_values(), std::vector<Tensor>{a_kept, in[1]});
-    const Tensor got = testing::host_copy(out).as_strided({kept, s.n}, {s.n, 1}, first_kept * s.n);
-    const Comparison c = compare(got.contiguous(), want.outputs.at(0),
-                                 default_tolerance(dtype, want.tolerance_scale));
-    EXPECT_TRUE(c.ok()) << s.m << "x" << s.n << "x" << s.k << " " << op.kernel_config() << " seed "
-                        << seed << ": " << c.str();
   }
 }
 

@@ -3,6 +3,9 @@
 # loading only those rows (map_a_tail in gemm_sm90_ws.cu), after call 5 found a part-filled last
 # row of tiles up to 1.7x slower. The GEMM tests in 8 shards (LastRowTileReadsOnlyItsRows among
 # them), memcheck over that test, call 5's rows again, and rows with a tail over wider tiles.
+# Not run yet: no GPU was lent after call 5. The change is not on main; apply a-tail-box.patch
+# (git apply docs/perf/h200-mid-m-swap-2026-12-04/a-tail-box.patch), build the default and torch
+# presets, bundle (scripts/gpu/bundle.sh), then run this.
 set -uo pipefail
 source scripts/gpu/call_env.sh
 bash scripts/gpu/build-fast-call.sh > "$work/fast-call.log" 2>&1 || tail -3 "$work/fast-call.log"

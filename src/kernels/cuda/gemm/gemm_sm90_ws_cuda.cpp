@@ -388,13 +388,6 @@ class GemmSm90WsCuda final : public GemmKernel {
     const TensorMapBits map_b =
         call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBoxK)
                      : encode_tensor_map_sw128_batched(view_b(call, bp), kBoxK, 64);
-    // The tile over A's last rows loads only those, rounded up to a swizzle atom (gemm_sm90_ws.cu).
-    const int64_t tail = call.trans_a || t.cluster_n > 1 ? 0 : call.m % t.bm;
-    int a_tail_rows = static_cast<int>((tail + 7) / 8 * 8);
-    const TensorMapBits map_a_tail =
-        a_tail_rows > 0 ? encode_tensor_map_sw128_batched(view_a(call, ap),
-                                                          static_cast<unsigned>(a_tail_rows), kBoxK)
-                        : map_a;
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
@@ -423,8 +416,7 @@ class GemmSm90WsCuda final : public GemmKernel {
                .cluster_x = geometry.cluster_x},
               {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b),
                const_cast<TensorMapBits*>(&map_d), &dp, &m, &n, &k, &vec_stores, &tma_store,
-               &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight,
-               const_cast<TensorMapBits*>(&map_a_tail), &a_tail_rows});
+               &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.

@@ -254,19 +254,18 @@ class GemmSwapCuda final : public GemmKernel {
     void* dp = d.data();
     int out_cols = static_cast<int>(call.n), tokens = static_cast<int>(call.m);
     int kk = static_cast<int>(call.k), vec_stores = 0, tma_store = 0, stream_weight = 1;
-    int no_tail = 0;  // the weight's last rows load through full boxes (A_TAIL_BOXES is off)
     int batch = static_cast<int>(call.batch);
     const void* bias = tp.bias;
     const void* residual = tp.residual;
-    launch_ex(fn, device,
-              {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
-               .block = threads_for(bm),
-               .smem = smem_bytes(bm, bn_),
-               .cluster_x = static_cast<unsigned>(splits)},
-              {const_cast<TensorMapBits*>(&map_w), const_cast<TensorMapBits*>(&map_x),
-               const_cast<TensorMapBits*>(&map_w), &dp, &out_cols, &tokens, &kk, &vec_stores,
-               &tma_store, &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight,
-               const_cast<TensorMapBits*>(&map_w), &no_tail});
+    launch_ex(
+        fn, device,
+        {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
+         .block = threads_for(bm),
+         .smem = smem_bytes(bm, bn_),
+         .cluster_x = static_cast<unsigned>(splits)},
+        {const_cast<TensorMapBits*>(&map_w), const_cast<TensorMapBits*>(&map_x),
+         const_cast<TensorMapBits*>(&map_w), &dp, &out_cols, &tokens, &kk, &vec_stores, &tma_store,
+         &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
   }
 
   std::string config() const override {
