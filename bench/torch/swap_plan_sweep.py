@@ -6,6 +6,8 @@ checked element by element against torch first (NaN-poisoned output block).
 A cut is forced with TILEOPS_GEMM_SWAP_PLAN=<rows>x<splits>[t<tokens>], one process a cut (the
 kernel reads it once); "plan" is the kernel's own cut, "dispatch" whatever dispatch takes unasked
 (TILEOPS_GEMM_SWAP unset), "swap-off" dispatch without the swapped kernel (TILEOPS_GEMM_SWAP=0).
+A plan may carry environment settings for its process after colons:
+"dispatch:TILEOPS_GEMM_TAIL_BOXES=0" is dispatch with the tail boxes off.
 The kernel's config names the cut it ran, with waves=N where its clusters walk the tiles in
 several waves. Times are torch.profiler kernel records with the L2 flushed before each call
 (kernel_timing.py), median of ITERS calls.
@@ -85,12 +87,14 @@ def main():
     for plan in plans:
         env = dict(os.environ, TILEOPS_GEMM_SWAP="always")
         env.pop("TILEOPS_GEMM_SWAP_PLAN", None)
-        if plan == "dispatch":
+        cut, *settings = plan.split(":")
+        env.update(setting.split("=", 1) for setting in settings)
+        if cut == "dispatch":
             env.pop("TILEOPS_GEMM_SWAP")
-        elif plan == "swap-off":
+        elif cut == "swap-off":
             env["TILEOPS_GEMM_SWAP"] = "0"
-        elif plan != "plan":
-            env["TILEOPS_GEMM_SWAP_PLAN"] = plan
+        elif cut != "plan":
+            env["TILEOPS_GEMM_SWAP_PLAN"] = cut
         cmd = [sys.executable, __file__, "--one", plan, "--iters", str(args.iters)]
         if args.shapes:
             cmd += ["--shapes", args.shapes]

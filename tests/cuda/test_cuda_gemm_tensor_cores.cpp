@@ -5,8 +5,11 @@
 // K off the 64-deep k-tile.
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "support/cuda_support.hpp"
 #include "support/scoped_state.hpp"
+#include "support/test_support.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 #include "tileops/reference/reference.hpp"
@@ -125,6 +128,63 @@ TEST_P(CudaTensorCoreGemm, SplitKForFewTiles) {
       }
     }
   }
+}
+
+// Runs a [m, k] times b [n, k]^T with every row of one operand (0: a, 1: b) before its last
+// `kept_rows` (rounded: the rows from the last multiple of kept_rows on) NaN, and checks the
+// output rows (a) or columns (b) of the rows kept against the reference over those rows alone.
+::testing::AssertionResult stale_rows_stay_out(Mnk s, DType dtype, int operand,
+                                               const std::string& kernel, int64_t kept_rows = 128) {
+  GemmFwdOp op({.trans_b = true});
+  const uint64_t seed = testing::fresh_seed();
+  std::vector<Tensor> in =
+      make_inputs(op.name(), op.schema(), {a_shape(false, s), b_shape(true, s)}, dtype, seed);
+  const int64_t rows = operand == 0 ? s.m : s.n;
+  const int64_t first_kept = (rows - 1) / kept_rows * kept_rows, kept = rows - first_kept;
+  std::memset(in[operand].data(), 0xff, static_cast<size_t>(first_kept * s.k) * dtype_size(dtype));
+  Tensor out = Tensor::empty({s.m, s.n}, dtype, Device::cuda(0));
+  cuda::fill_bytes(out, 0xff);
+  op.call_into(std::vector<Tensor>{testing::device_copy(in[0]), testing::device_copy(in[1])},
+               std::vector<Tensor>{out});
+  const std::string what =
+      fmt::format("{}x{}x{} {}, NaN rows of {} before {}, seed {}", s.m, s.n, s.k,
+                  op.kernel_config(), operand == 0 ? "a" : "b", first_kept, seed);
+  if (op.last_call()->served_by != kernel) {
+    return ::testing::AssertionFailure() << what << ": served by " << op.last_call()->served_by;
+  }
+  std::vector<Tensor> kept_in = in;
+  kept_in[operand] = in[operand].as_strided({kept, s.k}, {s.k, 1}, first_kept * s.k).contiguous();
+  const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), kept_in);
+  const Tensor all = testing::host_copy(out);
+  const Tensor got = operand == 0 ? all.as_strided({kept, s.n}, {s.n, 1}, first_kept * s.n)
+                                  : all.as_strided({s.m, kept}, {s.n, 1}, first_kept);
+  const Comparison c =
+      compare(got.contiguous(), want.outputs.at(0), default_tolerance(dtype, want.tolerance_scale));
+  if (c.ok()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << what << ": " << c.str();
+}
+
+// The tiles over an operand's last rows load only those rows (gemm_sm90_ws.cu's tail boxes); the
+// rest of their stages keeps what earlier tiles, or nothing, left there. With every earlier row
+// of that operand NaN, a stale row reaching the kept rows' output would show. Enough tiles that
+// blocks walk several, reusing stages.
+TEST_P(CudaTensorCoreGemm, LastTilesReadOnlyTheirRows) {
+  TILEOPS_REQUIRE_CUDA();
+  for (const Mnk s : {Mnk{1000, 4096, 136}, Mnk{200, 8192, 1000}, Mnk{65, 4096, 7168}}) {
+    EXPECT_TRUE(stale_rows_stay_out(s, GetParam(), 0, "gemm_sm90_ws"));
+  }
+  for (const Mnk s : {Mnk{4096, 1000, 136}, Mnk{512, 4000, 1000}, Mnk{256, 2112, 7168}}) {
+    EXPECT_TRUE(stale_rows_stay_out(s, GetParam(), 1, "gemm_sm90_ws"));
+  }
+  // The swapped kernel: its last tile of weight rows (b) and its token tile over fewer tokens.
+  testing::ScopedEnv always("TILEOPS_GEMM_SWAP", "always");
+  for (const Mnk s : {Mnk{40, 2112, 7168}, Mnk{80, 1000, 4104}, Mnk{5, 4000, 1024}}) {
+    EXPECT_TRUE(stale_rows_stay_out(s, GetParam(), 1, "gemm_swap_sm90"));
+  }
+  // Token tiles of 64 forced over 100 tokens: the second holds 36, after NaN tokens in the
+  // first; 64-row weight tiles unsplit make several tiles a block, so stages are reused.
+  testing::ScopedEnv cut("TILEOPS_GEMM_SWAP_PLAN", "64x1t64");
+  EXPECT_TRUE(stale_rows_stay_out(Mnk{100, 16384, 1024}, GetParam(), 0, "gemm_swap_sm90", 64));
 }
 
 // Split-K under a CUDA graph: the workspace and the counter reset are captured with the GEMM.

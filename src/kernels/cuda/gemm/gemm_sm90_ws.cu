@@ -61,6 +61,10 @@
 // with BN a multiple of 128), CLUSTER_N (1, 2 or 4; not with CLUSTER_M), EPILOGUE_BYTES (shared
 // memory for each consumer's epilogue), SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K
 // within a cluster, above).
+//
+// map_a_tail: A's map with boxes of a_tail_rows rows, M % BM rounded up to a multiple of 8, for
+// the tile over A's last rows; a_tail_rows = 0 where M % BM == 0 or A_TAIL_BOXES is off (below).
+// map_b_tail and b_tail_rows: the same for B's last rows (N % BN), with B_TAIL_BOXES.
 #include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
@@ -112,6 +116,12 @@ static_assert(CLUSTER_N == 1 || ((CLUSTER_N == 2 || CLUSTER_N == 4) && CLUSTER_M
               "blocks along N share A in K-major slices of whole 8-row swizzle atoms");
 static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
               "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
+// Whether the last row of tiles may load A through map_a_tail: K-major A loaded by each block
+// alone, one box of the tile's rows (not the swapped gate and up boxes); and the last column of
+// tiles B through map_b_tail: K-major B loaded by each block alone, not the tile kernel's gate
+// and up boxes. The host passes a_tail_rows = 0 and b_tail_rows = 0 otherwise.
+constexpr bool A_TAIL_BOXES = A_K_MAJOR && !MULTICAST_A && !GATED_SWAPPED;
+constexpr bool B_TAIL_BOXES = B_K_MAJOR && !MULTICAST_B && (SWAP_AB || !GATED);
 constexpr u16 kEveryBlock = static_cast<u16>((1u << CLUSTER) - 1);  // multicast to the cluster
 
 // One box of a 3-D map, with the evict-first policy when given one (a streamed weight).
@@ -144,8 +154,9 @@ __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* 
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
                                            int m0, int n0, int up_row0, int k0, u32 rank,
-                                           const u64* weight_evict_first) {
-  mbar_arrive_expect_tx(full, A_TILE_BYTES + B_TILE_BYTES);
+                                           const u64* weight_evict_first, unsigned a_bytes,
+                                           unsigned b_bytes) {
+  mbar_arrive_expect_tx(full, a_bytes + b_bytes);
   if (SWAP_AB) {  // up_row0: the A row of the tile's first up row
     load_box(a, map_a, full, k0, m0, p, weight_evict_first);
     if (GATED) load_box(a + BOX_BYTES, map_a, full, k0, up_row0, p, weight_evict_first);
@@ -311,9 +322,15 @@ __device__ __forceinline__ void store_swapped_tile(const float (&acc)[ACC], int 
   }
 }
 
-constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // partial loads in flight per thread
+constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // 16-byte groups of a partial at once
 static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
-constexpr int SPLITS_AT_ONCE = 8 / REDUCE_CHUNK;  // partials read together in the reduction
+// 16-byte partial loads a thread keeps in flight in the reduction, a chunk of several splits at
+// once: the last split's consumers read every partial of the tile alone, so the reduction is a
+// latency-bound L2 read of splits x 32 KB (64x128 tiles) by one SM unless many loads are out.
+// As many as ptxas keeps in registers without spilling (nvcc -Xptxas -v): 24 under the 232
+// registers of a two-warpgroup block, 16 under the 168 of a three-warpgroup one.
+constexpr int REDUCE_LOADS = CONSUMERS == 1 ? 24 : 16;
+constexpr int SPLITS_AT_ONCE = REDUCE_LOADS / REDUCE_CHUNK;  // partials read together
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
 // consecutive 16 bytes.
@@ -328,7 +345,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
                         const __grid_constant__ TensorMap map_b,
                         const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K,
                         int vec_stores, int tma_store, int splits, float* partials, int* counters,
-                        const T* bias, const T* residual, int batch, int stream_weight) {
+                        const T* bias, const T* residual, int batch, int stream_weight,
+                        const __grid_constant__ TensorMap map_a_tail, int a_tail_rows,
+                        const __grid_constant__ TensorMap map_b_tail, int b_tail_rows) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -349,6 +368,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     tma_prefetch_map(&map_a);
     tma_prefetch_map(&map_b);
     if (tma_store) tma_prefetch_map(&map_d);
+    if (a_tail_rows > 0) tma_prefetch_map(&map_a_tail);
+    if (b_tail_rows > 0) tma_prefetch_map(&map_b_tail);
   }
   // Clustered, the peers' barriers must be initialised before this block multicasts or arrives.
   if (CLUSTERED || SPLIT_IN_CLUSTER) {
@@ -394,14 +415,28 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         const int m0 = (tm * CLUSTER_M + rank_m) * OUT_BM;
         const int n0 = (tn * CLUSTER_N + rank_n) * OUT_BN;
         const int up_row0 = SWAP_AB ? M + m0 : N + n0;
+        // The tile holding the last rows of A loads only those (a_tail_rows of them, rounded up
+        // to whole swizzle atoms), and the tile holding B's last rows only those: on the H200 a
+        // box whose rows run past M cost up to 1.7x the kernel's time at m = 65
+        // (docs/perf/h200-mid-m-swap-2026-12-04). The rows of the tile past the box keep stale
+        // shared memory; they make only output rows (columns) past M (N), never stored.
+        const bool a_tail = A_TAIL_BOXES && a_tail_rows > 0 && m0 < M && m0 + BM > M;
+        const bool b_tail = B_TAIL_BOXES && b_tail_rows > 0 && n0 < N && n0 + BN > N;
+        const TensorMap* const map_a_tile = a_tail ? &map_a_tail : &map_a;
+        const TensorMap* const map_b_tile = b_tail ? &map_b_tail : &map_b;
+        const unsigned a_bytes =
+            a_tail ? static_cast<unsigned>(a_tail_rows * BK * ELEM) : A_TILE_BYTES;
+        const unsigned b_bytes =
+            b_tail ? static_cast<unsigned>(b_tail_rows * BK * ELEM) : B_TILE_BYTES;
         for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
           while (exchanges && loads_per_tile * (exchanged + 1) + STAGES <= issued) {
             split_tile_barriers();
             ++exchanged;
           }
           mbar_wait(&empty[stage], phase ^ 1);  // a fresh barrier passes parity 1 at once
-          load_stage(&map_a, &map_b, a_tiles + stage * A_TILE_BYTES, b_tiles + stage * B_TILE_BYTES,
-                     &full[stage], p, m0, n0, up_row0, kt * BK, rank, weight_evict_first);
+          load_stage(map_a_tile, map_b_tile, a_tiles + stage * A_TILE_BYTES,
+                     b_tiles + stage * B_TILE_BYTES, &full[stage], p, m0, n0, up_row0, kt * BK,
+                     rank, weight_evict_first, a_bytes, b_bytes);
           ++issued;
           if (++stage == STAGES) {
             stage = 0;
@@ -540,8 +575,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       F32x4 sum[REDUCE_CHUNK];
 #pragma unroll
       for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
-      // Narrow partials (REDUCE_CHUNK < 8) read several splits at once, so that eight loads
-      // are still in flight; the sums still run in split order.
+      // Several splits' chunks are read at once (REDUCE_LOADS loads in flight); the sums still
+      // run in split order.
       for (int s0 = 0; s0 < splits; s0 += SPLITS_AT_ONCE) {
         F32x4 v[SPLITS_AT_ONCE][REDUCE_CHUNK];
 #pragma unroll

@@ -12,6 +12,7 @@
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/cublaslt_candidate.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
+#include "kernels/cuda/gemm/gemm_tail_boxes.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
 #include "kernels/cuda/gemm/split_k_workspace.hpp"
@@ -292,12 +293,15 @@ class GemmSm90WsCuda final : public GemmKernel {
     const DType dtype = call.dtype;
     const bool ta = call.trans_a, tb = call.trans_b;
     const int gated = gated_code(call);
-    return {fmt::format("{},{},{},{}", dtype_name(dtype), ta, tb, gated),
-            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated); }};
+    const bool tail_boxes = !tail_boxes_switched_off();
+    return {fmt::format("{},{},{},{}{}", dtype_name(dtype), ta, tb, gated,
+                        tail_boxes ? "" : ",no-tail-boxes"),
+            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes); }};
   }
 
-  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated)
-      : tiles_(tiles_serving(ta, tb, gated >= 0)),
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes)
+      : tail_boxes_(tail_boxes),
+        tiles_(tiles_serving(ta, tb, gated >= 0)),
         cublaslt_(CublasLtCandidate::offered(gated >= 0) ? std::make_unique<CublasLtCandidate>()
                                                          : nullptr),
         tuner_("gemm_sm90_ws", candidate_names(tiles_, cublaslt_ != nullptr)) {
@@ -388,6 +392,21 @@ class GemmSm90WsCuda final : public GemmKernel {
     const TensorMapBits map_b =
         call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBoxK)
                      : encode_tensor_map_sw128_batched(view_b(call, bp), kBoxK, 64);
+    // The tiles over A's and B's last rows load only those, rounded up to a swizzle atom
+    // (gemm_sm90_ws.cu: A_TAIL_BOXES, B_TAIL_BOXES).
+    int a_tail_rows =
+        tail_boxes_ && !call.trans_a && t.cluster_n == 1 ? tail_box_rows(call.m, t.bm) : 0;
+    int b_tail_rows = tail_boxes_ && call.trans_b && t.cluster == 1 && !call.gated
+                          ? tail_box_rows(call.n, t.bn)
+                          : 0;
+    const TensorMapBits map_a_tail =
+        a_tail_rows > 0 ? encode_tensor_map_sw128_batched(view_a(call, ap),
+                                                          static_cast<unsigned>(a_tail_rows), kBoxK)
+                        : map_a;
+    const TensorMapBits map_b_tail =
+        b_tail_rows > 0 ? encode_tensor_map_sw128_batched(view_b(call, bp),
+                                                          static_cast<unsigned>(b_tail_rows), kBoxK)
+                        : map_b;
     int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
     int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
@@ -414,9 +433,26 @@ class GemmSm90WsCuda final : public GemmKernel {
                .block = geometry.block,
                .smem = geometry.smem,
                .cluster_x = geometry.cluster_x},
-              {const_cast<TensorMapBits*>(&map_a), const_cast<TensorMapBits*>(&map_b),
-               const_cast<TensorMapBits*>(&map_d), &dp, &m, &n, &k, &vec_stores, &tma_store,
-               &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
+              {const_cast<TensorMapBits*>(&map_a),
+               const_cast<TensorMapBits*>(&map_b),
+               const_cast<TensorMapBits*>(&map_d),
+               &dp,
+               &m,
+               &n,
+               &k,
+               &vec_stores,
+               &tma_store,
+               &splits,
+               &partials,
+               &counters,
+               &bias,
+               &residual,
+               &batch,
+               &stream_weight,
+               const_cast<TensorMapBits*>(&map_a_tail),
+               &a_tail_rows,
+               const_cast<TensorMapBits*>(&map_b_tail),
+               &b_tail_rows});
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.
@@ -437,6 +473,7 @@ class GemmSm90WsCuda final : public GemmKernel {
 
   static constexpr size_t kMaxDevices = 16;
   std::array<std::array<std::atomic<int>, kMaxDevices>, kTiles.size()> cluster_slots_{};
+  bool tail_boxes_;  // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
   std::vector<int>
       tiles_;  // the kTiles serving this layout; tuning candidate c < size is tiles_[c]
   std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate tiles_.size(), when offered

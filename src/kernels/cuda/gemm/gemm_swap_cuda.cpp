@@ -24,6 +24,7 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
+#include "kernels/cuda/gemm/gemm_tail_boxes.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/swap_plan.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
@@ -203,14 +204,17 @@ class GemmSwapCuda final : public GemmKernel {
     const ForcedPlan forced = forced_plan();
     const int bn = token_tile_for(call.m, forced);
     const int gated = call.gated ? static_cast<int>(call.activation) : -1;
-    return {fmt::format("{},bn{},{}{}", dtype_name(dtype), bn, gated,
-                        forced.set() ? fmt::format(",cut{}x{}", forced.bm, forced.splits) : ""),
-            [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated, forced); }};
+    const bool tail_boxes = !tail_boxes_switched_off();
+    return {fmt::format("{},bn{},{}{}{}", dtype_name(dtype), bn, gated,
+                        forced.set() ? fmt::format(",cut{}x{}", forced.bm, forced.splits) : "",
+                        tail_boxes ? "" : ",no-tail-boxes"),
+            [=] { return std::make_unique<GemmSwapCuda>(dtype, bn, gated, forced, tail_boxes); }};
   }
 
-  GemmSwapCuda(DType dtype, int bn, int gated, ForcedPlan forced)
+  GemmSwapCuda(DType dtype, int bn, int gated, ForcedPlan forced, bool tail_boxes)
       : bn_(bn),
         forced_(forced),
+        tail_boxes_(tail_boxes),
         fns_{std::make_unique<CudaFunction>(swap_spec(dtype, 128, bn, gated)),
              gated >= 0 ? nullptr
                         : std::make_unique<CudaFunction>(swap_spec(dtype, 64, bn, gated))} {}
@@ -254,18 +258,47 @@ class GemmSwapCuda final : public GemmKernel {
     void* dp = d.data();
     int out_cols = static_cast<int>(call.n), tokens = static_cast<int>(call.m);
     int kk = static_cast<int>(call.k), vec_stores = 0, tma_store = 0, stream_weight = 1;
+    // The last tile of weight rows (not gated) and the last token tile load only their rows.
+    int w_tail_rows = tail_boxes_ && !call.gated ? tail_box_rows(call.n, bm) : 0;
+    int x_tail_rows = tail_boxes_ ? tail_box_rows(call.m, bn_) : 0;
+    const TensorMapBits map_w_tail =
+        w_tail_rows > 0
+            ? encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
+                                              static_cast<unsigned>(w_tail_rows), kSwapKTile)
+            : map_w;
+    const TensorMapBits map_x_tail =
+        x_tail_rows > 0
+            ? encode_tensor_map_sw128_batched({a.data(), call.dtype, m64, k, k, batch64, m64 * k},
+                                              static_cast<unsigned>(x_tail_rows), kSwapKTile)
+            : map_x;
     int batch = static_cast<int>(call.batch);
     const void* bias = tp.bias;
     const void* residual = tp.residual;
-    launch_ex(
-        fn, device,
-        {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
-         .block = threads_for(bm),
-         .smem = smem_bytes(bm, bn_),
-         .cluster_x = static_cast<unsigned>(splits)},
-        {const_cast<TensorMapBits*>(&map_w), const_cast<TensorMapBits*>(&map_x),
-         const_cast<TensorMapBits*>(&map_w), &dp, &out_cols, &tokens, &kk, &vec_stores, &tma_store,
-         &splits, &partials, &counters, &bias, &residual, &batch, &stream_weight});
+    launch_ex(fn, device,
+              {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
+               .block = threads_for(bm),
+               .smem = smem_bytes(bm, bn_),
+               .cluster_x = static_cast<unsigned>(splits)},
+              {const_cast<TensorMapBits*>(&map_w),
+               const_cast<TensorMapBits*>(&map_x),
+               const_cast<TensorMapBits*>(&map_w),
+               &dp,
+               &out_cols,
+               &tokens,
+               &kk,
+               &vec_stores,
+               &tma_store,
+               &splits,
+               &partials,
+               &counters,
+               &bias,
+               &residual,
+               &batch,
+               &stream_weight,
+               const_cast<TensorMapBits*>(&map_w_tail),
+               &w_tail_rows,
+               const_cast<TensorMapBits*>(&map_x_tail),
+               &x_tail_rows});
   }
 
   std::string config() const override {
@@ -302,6 +335,7 @@ class GemmSwapCuda final : public GemmKernel {
 
   int bn_;
   ForcedPlan forced_;  // TILEOPS_GEMM_SWAP_PLAN when this implementation was built
+  bool tail_boxes_;    // TILEOPS_GEMM_TAIL_BOXES then
   std::array<std::unique_ptr<CudaFunction>, 2> fns_;  // 128-row tiles, 64-row tiles (not gated)
   // waves * 4096 + bm * 16 + splits of the last call
   std::atomic<int> last_plan_{4096 + 128 * 16 + 1};
