@@ -7,9 +7,10 @@ A tile is forced through the tuning store (TILEOPS_TUNING_DIR/<board>.tsv, the f
 are torch.profiler kernel records with the L2 flushed before each call (gemm_bench.py), median
 of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
 (docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
-docs/perf/h200-a-multicast-2026-12-02). cuBLAS is torch.matmul, or torch.bmm for the batched rows.
+docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05). cuBLAS
+is torch.matmul, or torch.bmm for the batched rows.
 
-    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention] [--tiles T,T,...|all] [--out DIR]
+    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split] [--tiles T,T,...|all] [--out DIR]
 """
 import argparse
 import json
@@ -32,6 +33,11 @@ SHAPE_SETS = {
               (48, 4096, 4096, False, True), (64, 14336, 4096, False, True),
               (128, 14336, 4096, False, True), (128, 7168, 2048, False, True),
               (256, 4096, 7168, False, True)],
+    # Rows the tile kernel splits K on (docs/perf/h200-split-reduce-2026-12-05).
+    "split": [(128, 1024, 7168, False, True), (72, 1024, 7168, False, True),
+              (64, 1024, 7168, False, True), (128, 1024, 14336, False, True),
+              (64, 2112, 7168, False, True), (128, 1536, 7168, False, True),
+              (128, 1024, 2048, False, True), (200, 136, 3000, False, True)],
     # BmmFwdOp (a sixth entry: the batch): attention-shaped q @ k^T and p @ v over 64 heads.
     "attention": [(512, 512, 128, False, True, 64), (512, 128, 512, False, False, 64),
                   (1024, 1024, 128, False, True, 32), (1024, 128, 1024, False, False, 32)],

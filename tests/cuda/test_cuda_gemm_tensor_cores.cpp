@@ -130,6 +130,61 @@ TEST_P(CudaTensorCoreGemm, SplitKForFewTiles) {
   }
 }
 
+// Split-K over 5 or more splits reduces in parallel by default (every split of a tile sums and
+// stores a share of its columns, on a cooperative launch); fewer splits, or
+// TILEOPS_GEMM_SPLIT_REDUCE=serial, have the last split sum the tile alone. Both sum every element
+// from zero in split order, so their outputs must agree bit for bit, and both must match the
+// reference. Shares are uneven where the splits do not divide a tile's column groups (7 splits of
+// 16), ragged M and N leave some shares past the edge, and 128-row tiles reduce two consumers.
+TEST_P(CudaTensorCoreGemm, SplitKReductionsAgreeBitForBit) {
+  TILEOPS_REQUIRE_CUDA();
+  testing::ScopedEnv tile_kernel("TILEOPS_GEMM_SWAP", "0");
+  int parallel_calls = 0;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (Mnk s : {Mnk{128, 1024, 7168}, Mnk{72, 1000, 7168}, Mnk{128, 1024, 14336},
+                    Mnk{200, 136, 3000}}) {
+        const std::string what =
+            fmt::format("{}x{}x{} trans_a={} trans_b={}", s.m, s.n, s.k, ta, tb);
+        GemmFwdOp by_all({.trans_a = ta, .trans_b = tb});
+        EXPECT_TRUE(cuda_matches_reference(by_all, {a_shape(ta, s), b_shape(tb, s)}, GetParam()))
+            << what;
+        const std::string config = by_all.kernel_config();
+        const size_t at = config.find("split_k=");
+        ASSERT_NE(at, std::string::npos) << what << ": " << config;
+        const bool parallel = std::stoi(config.substr(at + 8)) >= 5;
+        EXPECT_NE(config.find(parallel ? "reduce=parallel" : "reduce=serial"), std::string::npos)
+            << what << ": " << config;
+        parallel_calls += parallel;
+        const uint64_t seed = testing::fresh_seed();
+        const Tensor a = testing::device_copy(random_tensor(a_shape(ta, s), GetParam(), seed));
+        const Tensor b = testing::device_copy(random_tensor(b_shape(tb, s), GetParam(), seed + 1));
+        Tensor d_all = Tensor::empty({s.m, s.n}, GetParam(), Device::cuda(0));
+        Tensor d_last = Tensor::empty({s.m, s.n}, GetParam(), Device::cuda(0));
+        cuda::fill_bytes(d_all, 0xff);
+        cuda::fill_bytes(d_last, 0xff);
+        by_all.call_into(std::vector<Tensor>{a, b}, std::vector<Tensor>{d_all});
+        testing::ScopedEnv serial("TILEOPS_GEMM_SPLIT_REDUCE", "serial");
+        GemmFwdOp by_last({.trans_a = ta, .trans_b = tb});
+        by_last.call_into(std::vector<Tensor>{a, b}, std::vector<Tensor>{d_last});
+        ASSERT_NE(by_last.kernel_config().find("reduce=serial"), std::string::npos)
+            << what << ": " << by_last.kernel_config();
+        const Tensor x = testing::host_copy(d_all), y = testing::host_copy(d_last);
+        const auto* xe = static_cast<const uint16_t*>(x.data());
+        const auto* ye = static_cast<const uint16_t*>(y.data());
+        int64_t differ = 0, first = -1;
+        for (int64_t i = 0; i < x.numel(); ++i) {
+          if (xe[i] != ye[i] && first < 0) first = i;
+          differ += xe[i] != ye[i];
+        }
+        EXPECT_EQ(differ, 0) << what << ", seed " << seed << ": first at row " << first / s.n
+                             << ", column " << first % s.n;
+      }
+    }
+  }
+  EXPECT_GT(parallel_calls, 0) << "no call split K 5 ways or more";
+}
+
 // Runs a [m, k] times b [n, k]^T with every row of one operand (0: a, 1: b) before its last
 // `kept_rows` (rounded: the rows from the last multiple of kept_rows on) NaN, and checks the
 // output rows (a) or columns (b) of the rows kept against the reference over those rows alone.

@@ -180,7 +180,7 @@ TEST_F(CudaClusteredTiles, TwoBoxStagesCoverKTails) {
     // the two-box stages must run.
     if (std::string(tile) == "128x64x128/s4" &&
         read_device_facts(Device::cuda(0)).sm_count == 132) {
-      EXPECT_EQ(configs.back(), "tile=128x64x128/s4,split_k=4");
+      EXPECT_EQ(configs.back(), "tile=128x64x128/s4,split_k=4,reduce=serial");
     }
     force(tile, 72, 136, 200, false, true, " batch=3");
     BmmFwdOp bmm({.trans_b = true});

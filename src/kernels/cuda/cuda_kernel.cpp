@@ -137,12 +137,19 @@ void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned gri
                      std::span<void* const>(args.begin(), args.size()));
 }
 
-void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
-               std::initializer_list<void*> args) {
-  if (g.grid_x == 0 || g.grid_y == 0 || g.grid_z == 0) return;
-  LaunchAttribute cluster{};
-  cluster.id = kLaunchAttrClusterDimension;
-  cluster.value.cluster_dim = {g.cluster_x, 1, 1};
+CUresult try_launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+                       std::span<void* const> args) {
+  if (g.grid_x == 0 || g.grid_y == 0 || g.grid_z == 0) return kSuccess;
+  std::array<LaunchAttribute, 2> attrs{};
+  unsigned count = 0;
+  if (g.cluster_x > 1) {
+    attrs[count].id = kLaunchAttrClusterDimension;
+    attrs[count++].value.cluster_dim = {g.cluster_x, 1, 1};
+  }
+  if (g.cooperative) {
+    attrs[count].id = kLaunchAttrCooperative;
+    attrs[count++].value.cooperative = 1;
+  }
   LaunchConfig config{g.grid_x,
                       g.grid_y,
                       g.grid_z,
@@ -151,10 +158,18 @@ void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                       1,
                       g.smem,
                       static_cast<CUstream>(current_stream(device)),
-                      g.cluster_x > 1 ? &cluster : nullptr,
-                      g.cluster_x > 1 ? 1u : 0u};
-  check(driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.begin()), nullptr),
-        "cuLaunchKernelEx");
+                      count > 0 ? attrs.data() : nullptr,
+                      count};
+  return driver().cuLaunchKernelEx(&config, fn, const_cast<void**>(args.data()), nullptr);
+}
+
+void launch_ex(CUfunction fn, int device, const LaunchGeometry& g, std::span<void* const> args) {
+  check(try_launch_ex(fn, device, g, args), "cuLaunchKernelEx");
+}
+
+void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+               std::initializer_list<void*> args) {
+  launch_ex(fn, device, g, std::span<void* const>(args.begin(), args.size()));
 }
 
 int max_active_clusters(CUfunction fn, int device, const LaunchGeometry& g) {

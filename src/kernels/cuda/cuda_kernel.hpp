@@ -73,16 +73,24 @@ void launch_cooperative(CUfunction fn, int device, unsigned grid_x, unsigned gri
                         std::span<void* const> args);
 
 // A launch of any shape: dynamic shared memory beyond 48 KiB is enabled on the function first,
-// and cluster_x > 1 launches clusters of that many blocks along x.
+// cluster_x > 1 launches clusters of that many blocks along x, and cooperative launches a grid
+// whose blocks are all resident at once (or none: the driver refuses it).
 struct LaunchGeometry {
   unsigned grid_x = 1, grid_y = 1;
   unsigned block = 128;
   unsigned smem = 0;
   unsigned cluster_x = 1;
   unsigned grid_z = 1;
+  bool cooperative = false;
 };
 TILEOPS_INTERNAL_API void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
                                     std::initializer_list<void*> args);
+TILEOPS_INTERNAL_API void launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+                                    std::span<void* const> args);
+// launch_ex that hands the driver's answer back instead of throwing, for a caller with a
+// fallback (a cooperative grid the device cannot hold at once: kCooperativeLaunchTooLarge).
+CUresult try_launch_ex(CUfunction fn, int device, const LaunchGeometry& g,
+                       std::span<void* const> args);
 
 // How many clusters of g's shape (block, shared memory, cluster_x) can run on the device at once:
 // fewer than sm_count / cluster_x where a GPC's SMs do not divide into whole clusters. A

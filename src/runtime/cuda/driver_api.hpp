@@ -21,6 +21,8 @@ using CUgraphExec = struct CUgraphExec_st*;
 using CUdeviceptr = uint64_t;
 
 inline constexpr CUresult kSuccess = 0;
+// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: the grid does not fit the device at once (MPS limits).
+inline constexpr CUresult kCooperativeLaunchTooLarge = 720;
 inline constexpr int kAttrMultiprocessorCount = 16;
 inline constexpr int kAttrL2CacheSize = 38;
 inline constexpr int kAttrComputeCapabilityMajor = 75;

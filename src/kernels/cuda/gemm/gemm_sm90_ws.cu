@@ -13,7 +13,10 @@
 //
 // Split-K (splits > 1, for grids that would leave SMs idle): each unit writes its fp32 partial
 // tile to the caller's workspace and counts itself in (an atomic counter per tile and consumer,
-// zeroed before the launch); the last to arrive sums the partials in split order and stores.
+// zeroed before the launch); the last to arrive sums the partials in split order and stores. With
+// parallel_reduce (a cooperative launch, so every block is resident) each split instead waits for
+// the others and sums and stores its own share of the tile's columns: one block reading every
+// partial alone made the reduction a serial tail as long as half the main loop (docs/perf).
 // With SPLIT_IN_CLUSTER the splits of a tile are instead the blocks of one cluster (splits ==
 // the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh).
 //
@@ -65,6 +68,8 @@
 // map_a_tail: A's map with boxes of a_tail_rows rows, M % BM rounded up to a multiple of 8, for
 // the tile over A's last rows; a_tail_rows = 0 where M % BM == 0 or A_TAIL_BOXES is off (below).
 // map_b_tail and b_tail_rows: the same for B's last rows (N % BN), with B_TAIL_BOXES.
+// parallel_reduce: split-K reduces in parallel (above); the host sets it only on a cooperative
+// launch of ungated, unswapped tiles (PARALLEL_REDUCE_TILES).
 #include "device/cache_policy.cuh"
 #include "device/sm90/cluster.cuh"
 #include "device/sm90/mbarrier.cuh"
@@ -123,6 +128,9 @@ static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EP
 constexpr bool A_TAIL_BOXES = A_K_MAJOR && !MULTICAST_A && !GATED_SWAPPED;
 constexpr bool B_TAIL_BOXES = B_K_MAJOR && !MULTICAST_B && (SWAP_AB || !GATED);
 constexpr u16 kEveryBlock = static_cast<u16>((1u << CLUSTER) - 1);  // multicast to the cluster
+// Whether split-K may reduce in parallel (parallel_reduce): tiles whose 16-byte accumulator pieces
+// are whole groups of 8 output columns, so a split can store a share of the columns alone.
+constexpr bool PARALLEL_REDUCE_TILES = !GATED && !SWAP_AB;
 
 // One box of a 3-D map, with the evict-first policy when given one (a streamed weight).
 __device__ __forceinline__ void load_box(void* dst, const TensorMap* map, u64* full, int c0, int c1,
@@ -263,9 +271,30 @@ __device__ __forceinline__ void store_eight(float (&v)[8], T* d, const GemmTailA
   }
 }
 
+// One chunk of a warp's 16 rows from its stage to global memory, columns from col0 (the chunk's
+// first) through the tail: a lane takes 8 columns of a row, four lanes a row, eight rows a pass.
+// Only the chunk's 8-column groups [group_lo, group_hi) are stored. vec_stores: N % 8 == 0 and d,
+// bias and residual are 16-byte aligned.
+__device__ __forceinline__ void store_stage(const float* stage, T* d, const GemmTailArgs<T>& tail,
+                                            int M, int N, int warp_row0, int col0, int vec_stores,
+                                            int group_lo = 0, int group_hi = CHUNK / 8) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int pass = 0; pass < 2; ++pass) {
+    const int r = 8 * pass + lane / 4, cc = 8 * (lane % 4);
+    const int row = warp_row0 + r, col = col0 + cc;
+    if (row < M && col < N && lane % 4 >= group_lo && lane % 4 < group_hi) {
+      const float* src = stage + r * STAGE_LD + cc;
+      float v[8];
+#pragma unroll
+      for (int e = 0; e < 8; ++e) v[e] = src[e];
+      store_eight(v, d, tail, N, row, col, vec_stores && col + 8 <= N);
+    }
+  }
+}
+
 // Consumer rows [row0, row0 + 64) of the tile, output columns from col0, through the tail; stage
-// is this warp's WARP_STAGE_FLOATS of shared memory. vec_stores: N % 8 == 0 and d, bias and
-// residual are 16-byte aligned.
+// is this warp's WARP_STAGE_FLOATS of shared memory.
 __device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage, T* d,
                                            const GemmTailArgs<T>& tail, int M, int N, int row0,
                                            int col0, int vec_stores) {
@@ -287,19 +316,7 @@ __device__ __forceinline__ void store_rows(const float (&acc)[ACC], float* stage
       hi[1] = out_value(acc, i + 3);
     }
     __syncwarp();
-    // Stage -> global: a lane takes 8 columns of a row, four lanes a row, eight rows a pass.
-#pragma unroll
-    for (int pass = 0; pass < 2; ++pass) {
-      const int r = 8 * pass + lane / 4, cc = 8 * (lane % 4);
-      const int row = warp_row0 + r, col = col0 + c0 + cc;
-      if (row < M && col < N) {
-        const float* src = stage + r * STAGE_LD + cc;
-        float v[8];
-#pragma unroll
-        for (int e = 0; e < 8; ++e) v[e] = src[e];
-        store_eight(v, d, tail, N, row, col, vec_stores && col + 8 <= N);
-      }
-    }
+    store_stage(stage, d, tail, M, N, warp_row0, col0 + c0, vec_stores);
     __syncwarp();  // the next chunk rewrites the stage
   }
 }
@@ -325,29 +342,156 @@ __device__ __forceinline__ void store_swapped_tile(const float (&acc)[ACC], int 
 constexpr int REDUCE_CHUNK = ACC / 4 < 8 ? ACC / 4 : 8;  // 16-byte groups of a partial at once
 static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's partial");
 // 16-byte partial loads a thread keeps in flight in the reduction, a chunk of several splits at
-// once: the last split's consumers read every partial of the tile alone, so the reduction is a
-// latency-bound L2 read of splits x 32 KB (64x128 tiles) by one SM unless many loads are out.
+// once: the reduction is a latency-bound L2 read (splits x 32 KB of 64x128 tiles by one SM in the
+// serial form) unless many loads are out.
 // As many as ptxas keeps in registers without spilling (nvcc -Xptxas -v): 24 under the 232
-// registers of a two-warpgroup block, 16 under the 168 of a three-warpgroup one.
-constexpr int REDUCE_LOADS = CONSUMERS == 1 ? 24 : 16;
-constexpr int SPLITS_AT_ONCE = REDUCE_LOADS / REDUCE_CHUNK;  // partials read together
+// registers of a two-warpgroup block, 16 under the 168 of a three-warpgroup one, 8 beside the 128
+// accumulators of 256-column tiles (16 spilled 32 bytes at 64x256, 24 spilled 9.8 KB).
+constexpr int REDUCE_LOADS = ACC >= 128 ? 8 : CONSUMERS == 1 ? 24 : 16;
+constexpr int PIECES = ACC / 4;  // 16-byte pieces of a thread's accumulators
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
 // consecutive 16 bytes.
 __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int split, int splits) {
   return reinterpret_cast<F32x4*>(partials) +
-         (static_cast<i64>(slot) * splits + split) * (ACC / 4) * kWarpgroupThreads +
+         (static_cast<i64>(slot) * splits + split) * PIECES * kWarpgroupThreads +
          warpgroup_thread();
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, 1)
-    gemm_sm90_ws_kernel(const __grid_constant__ TensorMap map_a,
-                        const __grid_constant__ TensorMap map_b,
-                        const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K,
-                        int vec_stores, int tma_store, int splits, float* partials, int* counters,
-                        const T* bias, const T* residual, int batch, int stream_weight,
-                        const __grid_constant__ TensorMap map_a_tail, int a_tail_rows,
-                        const __grid_constant__ TensorMap map_b_tail, int b_tail_rows) {
+// Sums the tile's partials over every split into acc, from zero in split order, so that the
+// result does not depend on which split finished last. REDUCE_CHUNK pieces (16 bytes of a
+// thread's accumulators) of several splits are loaded before any is summed: a loop that waited on
+// each load in turn spent most of a split-K call on L2 round trips (docs/perf).
+__device__ __forceinline__ void sum_partials(float (&acc)[ACC], float* partials, int slot,
+                                             int splits) {
+  constexpr int kSplitsAtOnce = REDUCE_LOADS / REDUCE_CHUNK;
+#pragma unroll
+  for (int q0 = 0; q0 < PIECES; q0 += REDUCE_CHUNK) {
+    F32x4 sum[REDUCE_CHUNK];
+#pragma unroll
+    for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
+    for (int s0 = 0; s0 < splits; s0 += kSplitsAtOnce) {
+      F32x4 v[kSplitsAtOnce][REDUCE_CHUNK];
+#pragma unroll
+      for (int a = 0; a < kSplitsAtOnce; ++a) {
+        if (s0 + a >= splits) break;
+        const F32x4* theirs = partial_slot(partials, slot, s0 + a, splits) + q0 * kWarpgroupThreads;
+#pragma unroll
+        for (int j = 0; j < REDUCE_CHUNK; ++j) {
+          v[a][j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < kSplitsAtOnce; ++a) {
+        if (s0 + a >= splits) break;
+#pragma unroll
+        for (int j = 0; j < REDUCE_CHUNK; ++j) {
+          sum[j].x += v[a][j].x;
+          sum[j].y += v[a][j].y;
+          sum[j].z += v[a][j].z;
+          sum[j].w += v[a][j].w;
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < REDUCE_CHUNK; ++j) {
+      acc[4 * (q0 + j)] = sum[j].x;
+      acc[4 * (q0 + j) + 1] = sum[j].y;
+      acc[4 * (q0 + j) + 2] = sum[j].z;
+      acc[4 * (q0 + j) + 3] = sum[j].w;
+    }
+  }
+}
+
+// Loads of partial pieces a thread keeps in flight in the parallel reduction, which holds no
+// accumulators (its sums go to shared memory).
+constexpr int SHARE_LOADS = 16;
+
+// The parallel reduction's part of one split (ungated, unswapped tiles): the pieces [lo, hi) of
+// every thread of the consumer, an even share of the tile's PIECES (none for some splits when
+// there are more splits than pieces). Piece q of a thread holds its accumulators 4q to 4q + 3:
+// rows g and g + 8 of its warp's 16, columns 8q + 2t and 8q + 2t + 1, so a share is whole groups
+// of 8 output columns. Each is summed over every split from zero in split order (the sums
+// sum_partials makes, bit for bit) into the warp's stage, a chunk of CHUNK columns at a time, and
+// the chunk's groups of the share are stored.
+__device__ __forceinline__ void reduce_share(float* partials, int slot, int split, int splits,
+                                             float* stage, T* d, const GemmTailArgs<T>& tail, int M,
+                                             int N, int row0, int col0, int vec_stores) {
+  const int lo = split * PIECES / splits, hi = (split + 1) * PIECES / splits;
+  if (lo == hi) return;
+  const int lane = threadIdx.x % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int warp_row0 = row0 + 16 * ((threadIdx.x / 32) % 4);
+  constexpr int kChunkPieces = CHUNK / 8;
+  // Split s's piece q of this thread: base[(s * PIECES + q) * kWarpgroupThreads].
+  const F32x4* base = partial_slot(partials, slot, 0, splits);
+  // Pieces a round reads, every split of each at once; one piece over several rounds of splits
+  // where there are more splits than SHARE_LOADS.
+  const int per_round = splits <= SHARE_LOADS ? SHARE_LOADS / splits : 1;
+  for (int c = lo / kChunkPieces; c * kChunkPieces < hi; ++c) {
+    const int first = max(lo, c * kChunkPieces), last = min(hi, (c + 1) * kChunkPieces);
+    for (int q0 = first; q0 < last; q0 += per_round) {
+      const int q_end = min(last, q0 + per_round);
+      F32x4 sum{0.0f, 0.0f, 0.0f, 0.0f};
+      for (int s0 = 0; s0 < splits; s0 += SHARE_LOADS) {
+        const int s_end = min(splits, s0 + SHARE_LOADS);
+        // Load i: piece q of split s, walking the splits [s0, s_end) of each piece in turn.
+        F32x4 v[SHARE_LOADS];
+        int q = q0, s = s0;
+#pragma unroll
+        for (int i = 0; i < SHARE_LOADS; ++i) {
+          if (q < q_end) v[i] = load_l2_f32x4(base + (s * PIECES + q) * kWarpgroupThreads);
+          if (++s == s_end) {
+            s = s0;
+            ++q;
+          }
+        }
+        q = q0;
+        s = s0;
+#pragma unroll
+        for (int i = 0; i < SHARE_LOADS; ++i) {
+          if (q < q_end) {
+            sum.x += v[i].x;
+            sum.y += v[i].y;
+            sum.z += v[i].z;
+            sum.w += v[i].w;
+            if (s == splits - 1) {  // piece q summed: into the stage where store_rows puts it
+              float* at = stage + g * STAGE_LD + 8 * (q - c * kChunkPieces) + 2 * t;
+              at[0] = sum.x;
+              at[1] = sum.y;
+              at[8 * STAGE_LD] = sum.z;
+              at[8 * STAGE_LD + 1] = sum.w;
+              sum = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
+            }
+          }
+          if (++s == s_end) {
+            s = s0;
+            ++q;
+          }
+        }
+      }
+    }
+    __syncwarp();
+    store_stage(stage, d, tail, M, N, warp_row0, col0 + c * CHUNK, vec_stores,
+                first - c * kChunkPieces, last - c * kChunkPieces);
+    __syncwarp();  // the next chunk rewrites the stage
+  }
+}
+
+// Waits until the tile's counter reads `splits`: every split has published its partial.
+__device__ __forceinline__ void await_splits(const int* counter, int splits) {
+  int seen;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+  } while (seen < splits);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
+    const __grid_constant__ TensorMap map_a, const __grid_constant__ TensorMap map_b,
+    const __grid_constant__ TensorMap map_d, T* d, int M, int N, int K, int vec_stores,
+    int tma_store, int splits, float* partials, int* counters, const T* bias, const T* residual,
+    int batch, int stream_weight, const __grid_constant__ TensorMap map_a_tail, int a_tail_rows,
+    const __grid_constant__ TensorMap map_b_tail, int b_tail_rows, int parallel_reduce) {
   extern __shared__ unsigned char smem_raw[];
   __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
@@ -478,6 +622,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   float acc[ACC];
   int stage = 0;
   u32 phase = 0;
+  u32 counted_last = 0;  // parallel_reduce: the units of the walk this consumer counted in last
   for (int u = first_unit; u < units; u += unit_stride) {
     int tile, split, tm, tn;
     split_k.unit(u, tile, split);
@@ -549,12 +694,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       mine[q * kWarpgroupThreads] =
           F32x4{acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]};
     }
-    // The last split of the tile to count itself in sums every partial, in split order (so the
-    // result does not depend on which split finished last), and stores the tile. No split waits
-    // for another, so nothing assumes the splits are resident at the same time.
-    // Gated and swapped, the tile's two consumers count in once, together: the last split must
-    // hold both sums.
     __threadfence();
+    // Each split counts itself in. Serial, the last split of the tile to do so sums every partial
+    // and stores the tile; no split waits for another, so nothing assumes the splits are resident
+    // at once. Gated and swapped, the tile's two consumers count in once, together: the last split
+    // must hold both sums. Parallel (a cooperative launch: every block is resident), each split
+    // goes on, and once its walk is done waits for the other splits of each tile it took and sums
+    // and stores its share of the tile's columns (below the walk, where no accumulators are live:
+    // inside it, the share's code made ptxas spill them).
     if (GATED_SWAPPED) {
       named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
       if (t == 0 && consumer == 0) last_split[0] = atomicAdd(&counters[slot], 1) == splits - 1;
@@ -564,55 +711,37 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       named_barrier_sync(1 + consumer, kWarpgroupThreads);
       if (t == 0) last_split[consumer] = atomicAdd(&counters[slot], 1) == splits - 1;
       named_barrier_sync(1 + consumer, kWarpgroupThreads);
+      if (PARALLEL_REDUCE_TILES && parallel_reduce) {
+        // The last to count in need not wait for the others (the first 32 units of a walk).
+        const int w = (u - first_unit) / unit_stride;
+        if (last_split[consumer] && w < 32) counted_last |= 1u << w;
+        continue;
+      }
       if (!last_split[consumer]) continue;
     }
     __threadfence();
-    // REDUCE_CHUNK loads of one partial are issued together before any is summed: a loop that
-    // waited on each load in turn spent most of a split-K call on L2 round trips (docs/perf).
-    // Every element is still summed from zero in split order.
-#pragma unroll
-    for (int q0 = 0; q0 < ACC / 4; q0 += REDUCE_CHUNK) {
-      F32x4 sum[REDUCE_CHUNK];
-#pragma unroll
-      for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
-      // Several splits' chunks are read at once (REDUCE_LOADS loads in flight); the sums still
-      // run in split order.
-      for (int s0 = 0; s0 < splits; s0 += SPLITS_AT_ONCE) {
-        F32x4 v[SPLITS_AT_ONCE][REDUCE_CHUNK];
-#pragma unroll
-        for (int a = 0; a < SPLITS_AT_ONCE; ++a) {
-          if (s0 + a >= splits) break;
-          const F32x4* theirs =
-              partial_slot(partials, slot, s0 + a, splits) + q0 * kWarpgroupThreads;
-#pragma unroll
-          for (int j = 0; j < REDUCE_CHUNK; ++j) {
-            v[a][j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
-          }
-        }
-#pragma unroll
-        for (int a = 0; a < SPLITS_AT_ONCE; ++a) {
-          if (s0 + a >= splits) break;
-#pragma unroll
-          for (int j = 0; j < REDUCE_CHUNK; ++j) {
-            sum[j].x += v[a][j].x;
-            sum[j].y += v[a][j].y;
-            sum[j].z += v[a][j].z;
-            sum[j].w += v[a][j].w;
-          }
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < REDUCE_CHUNK; ++j) {
-        acc[4 * (q0 + j)] = sum[j].x;
-        acc[4 * (q0 + j) + 1] = sum[j].y;
-        acc[4 * (q0 + j) + 2] = sum[j].z;
-        acc[4 * (q0 + j) + 3] = sum[j].w;
-      }
-    }
+    sum_partials(acc, partials, slot, splits);
     if constexpr (SWAP_AB) {
       store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
     } else {
       store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
+    }
+  }
+  if (PARALLEL_REDUCE_TILES && parallel_reduce && splits > 1) {
+    for (int u = first_unit; u < units; u += unit_stride) {
+      int tile, split, tm, tn;
+      split_k.unit(u, tile, split);
+      const int p = tile / tiles.count();
+      tiles.coords(tile % tiles.count(), tm, tn);
+      const int slot = tile * CONSUMERS + consumer;
+      const int w = (u - first_unit) / unit_stride;
+      if (t == 0 && !(w < 32 && (counted_last >> w & 1u))) await_splits(&counters[slot], splits);
+      named_barrier_sync(1 + consumer, kWarpgroupThreads);
+      __threadfence();
+      const i64 problem_offset = static_cast<i64>(p) * M * N;
+      const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
+      reduce_share(partials, slot, split, splits, stage_of_warp, d + problem_offset, tail, M, N,
+                   tm * OUT_BM + consumer * 64, tn * OUT_BN, vec_stores);
     }
   }
   if (TMA_STORE_TILES && tma_store) store_tma_drain();

@@ -11,10 +11,12 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/cublaslt_candidate.hpp"
+#include "kernels/cuda/gemm/gemm_sm90_ws_args.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "kernels/cuda/gemm/gemm_tail_boxes.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
 #include "kernels/cuda/gemm/gemm_tuning.hpp"
+#include "kernels/cuda/gemm/split_k_reduction.hpp"
 #include "kernels/cuda/gemm/split_k_workspace.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "runtime/tuning/tuner.hpp"
@@ -294,13 +296,19 @@ class GemmSm90WsCuda final : public GemmKernel {
     const bool ta = call.trans_a, tb = call.trans_b;
     const int gated = gated_code(call);
     const bool tail_boxes = !tail_boxes_switched_off();
-    return {fmt::format("{},{},{},{}{}", dtype_name(dtype), ta, tb, gated,
-                        tail_boxes ? "" : ",no-tail-boxes"),
-            [=] { return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes); }};
+    const bool parallel_reduce = !split_reduce_forced_serial();
+    return {
+        fmt::format("{},{},{},{}{}{}", dtype_name(dtype), ta, tb, gated,
+                    tail_boxes ? "" : ",no-tail-boxes", parallel_reduce ? "" : ",serial-reduce"),
+        [=] {
+          return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes,
+                                                  parallel_reduce);
+        }};
   }
 
-  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes)
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes, bool parallel_reduce)
       : tail_boxes_(tail_boxes),
+        parallel_reduce_(parallel_reduce),
         tiles_(tiles_serving(ta, tb, gated >= 0)),
         cublaslt_(CublasLtCandidate::offered(gated >= 0) ? std::make_unique<CublasLtCandidate>()
                                                          : nullptr),
@@ -343,14 +351,17 @@ class GemmSm90WsCuda final : public GemmKernel {
                       workspace.defined() ? workspace.data() : nullptr, tp);
   }
 
-  // "tile=128x256x64/s4", with ",split_k=N" when the last call split K; "cublaslt" when tuning
-  // chose cuBLASLt.
+  // "tile=128x256x64/s4", with ",split_k=N,reduce=parallel" (or serial) when the last call split
+  // K; "cublaslt" when tuning chose cuBLASLt.
   std::string config() const override {
     const int c = last_candidate_.load(std::memory_order_relaxed);
     if (c >= static_cast<int>(tiles_.size())) return std::string(kCublasLtCandidate);
     const int splits = last_splits_.load(std::memory_order_relaxed);
+    const bool parallel = last_parallel_reduce_.load(std::memory_order_relaxed);
     return "tile=" + kTiles[tiles_[c]].name() +
-           (splits > 1 ? fmt::format(",split_k={}", splits) : "");
+           (splits > 1
+                ? fmt::format(",split_k={},reduce={}", splits, parallel ? "parallel" : "serial")
+                : "");
   }
   bool tunable() const override { return true; }
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
@@ -379,80 +390,78 @@ class GemmSm90WsCuda final : public GemmKernel {
     int splits = splits_for(call, t, sms);
     const SplitKBuffers buffers =
         split_k_buffers("gemm_sm90_ws", split_k_layout(call, t, splits), wp, device);
-    int* counters = buffers.counters;
-    float* partials = buffers.partials;
     last_splits_.store(splits, std::memory_order_relaxed);
-    const TensorMapBits map_a =
-        call.trans_a ? encode_tensor_map_sw128_batched(view_a(call, ap), kBoxK, 64)
+    WsKernelArgs args{.d = dp,
+                      .m = static_cast<int>(call.m),
+                      .n = static_cast<int>(call.n),
+                      .k = static_cast<int>(call.k),
+                      .splits = splits,
+                      .partials = buffers.partials,
+                      .counters = buffers.counters,
+                      .bias = tp.bias,
+                      .residual = tp.residual,
+                      .batch = static_cast<int>(call.batch),
+                      .stream_weight = streams_b(call, t) ? 1 : 0};
+    args.map_a = call.trans_a
+                     ? encode_tensor_map_sw128_batched(view_a(call, ap), kBoxK, 64)
                      : encode_tensor_map_sw128_batched(view_a(call, ap), t.bm / t.cluster_n, kBoxK);
     // A gated tile loads its gate rows and its up rows as two boxes of half the tile's rows; a
     // block clustered along M loads half the rows of a K-major B stage, one clustered along N
     // 1 / cluster_n of the rows of A's.
     const int b_box_rows = call.gated ? t.bn / 2 : t.bn / t.cluster;
-    const TensorMapBits map_b =
-        call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBoxK)
-                     : encode_tensor_map_sw128_batched(view_b(call, bp), kBoxK, 64);
+    args.map_b = call.trans_b ? encode_tensor_map_sw128_batched(view_b(call, bp), b_box_rows, kBoxK)
+                              : encode_tensor_map_sw128_batched(view_b(call, bp), kBoxK, 64);
     // The tiles over A's and B's last rows load only those, rounded up to a swizzle atom
     // (gemm_sm90_ws.cu: A_TAIL_BOXES, B_TAIL_BOXES).
-    int a_tail_rows =
+    args.a_tail_rows =
         tail_boxes_ && !call.trans_a && t.cluster_n == 1 ? tail_box_rows(call.m, t.bm) : 0;
-    int b_tail_rows = tail_boxes_ && call.trans_b && t.cluster == 1 && !call.gated
-                          ? tail_box_rows(call.n, t.bn)
-                          : 0;
-    const TensorMapBits map_a_tail =
-        a_tail_rows > 0 ? encode_tensor_map_sw128_batched(view_a(call, ap),
-                                                          static_cast<unsigned>(a_tail_rows), kBoxK)
-                        : map_a;
-    const TensorMapBits map_b_tail =
-        b_tail_rows > 0 ? encode_tensor_map_sw128_batched(view_b(call, bp),
-                                                          static_cast<unsigned>(b_tail_rows), kBoxK)
-                        : map_b;
-    int m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-    int vec_stores = n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
+    args.b_tail_rows = tail_boxes_ && call.trans_b && t.cluster == 1 && !call.gated
+                           ? tail_box_rows(call.n, t.bn)
+                           : 0;
+    if (args.a_tail_rows > 0) {
+      args.map_a_tail = encode_tensor_map_sw128_batched(
+          view_a(call, ap), static_cast<unsigned>(args.a_tail_rows), kBoxK);
+    }
+    if (args.b_tail_rows > 0) {
+      args.map_b_tail = encode_tensor_map_sw128_batched(
+          view_b(call, bp), static_cast<unsigned>(args.b_tail_rows), kBoxK);
+    }
+    args.vec_stores = call.n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
-    int tma_store = vec_stores && splits == 1 && tp.residual == nullptr ? 1 : 0;
-    const TensorMapBits map_d =
-        tma_store ? encode_tensor_map_sw128_batched(
-                        {dp, call.dtype, uint64_t(call.m), uint64_t(call.n), uint64_t(call.n),
-                         uint64_t(call.batch), uint64_t(call.m) * uint64_t(call.n)},
-                        64, 64)
-                  : map_a;  // never read
-    const void* bias = tp.bias;
-    const void* residual = tp.residual;
-    int batch = static_cast<int>(call.batch);
-    int stream_weight = streams_b(call, t) ? 1 : 0;
+    args.tma_store = args.vec_stores && splits == 1 && tp.residual == nullptr ? 1 : 0;
+    if (args.tma_store) {
+      args.map_d = encode_tensor_map_sw128_batched(
+          {dp, call.dtype, uint64_t(call.m), uint64_t(call.n), uint64_t(call.n),
+           uint64_t(call.batch), uint64_t(call.m) * uint64_t(call.n)},
+          64, 64);
+    }
     const CUfunction fn = fns_[tile]->get(device);
-    const LaunchGeometry geometry{.block = t.threads(),
-                                  .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
-                                  .cluster_x = static_cast<unsigned>(t.blocks())};
+    LaunchGeometry geometry{.block = t.threads(),
+                            .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
+                            .cluster_x = static_cast<unsigned>(t.blocks())};
     const int64_t slots = t.blocks() > 1 ? cluster_slots(tile, fn, device, geometry) : sms;
-    const unsigned grid = static_cast<unsigned>(
+    geometry.grid_x = static_cast<unsigned>(
         std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.blocks());
-    launch_ex(fn, device,
-              {.grid_x = grid,
-               .block = geometry.block,
-               .smem = geometry.smem,
-               .cluster_x = geometry.cluster_x},
-              {const_cast<TensorMapBits*>(&map_a),
-               const_cast<TensorMapBits*>(&map_b),
-               const_cast<TensorMapBits*>(&map_d),
-               &dp,
-               &m,
-               &n,
-               &k,
-               &vec_stores,
-               &tma_store,
-               &splits,
-               &partials,
-               &counters,
-               &bias,
-               &residual,
-               &batch,
-               &stream_weight,
-               const_cast<TensorMapBits*>(&map_a_tail),
-               &a_tail_rows,
-               const_cast<TensorMapBits*>(&map_b_tail),
-               &b_tail_rows});
+    // Deep splits of ungated tiles reduce in parallel, every split of a tile waiting for the
+    // others, which a cooperative launch makes safe: the grid (at most an SM a block) runs at once
+    // or not at all. A device that cannot hold it at once (an MPS share) gets the last-split
+    // reduction.
+    if (reduces_in_parallel(splits, call.gated) && parallel_reduce_) {
+      geometry.cooperative = true;
+      args.parallel_reduce = 1;
+      auto pointers = args.pointers();
+      const CUresult r = try_launch_ex(fn, device, geometry, pointers);
+      if (r != kCooperativeLaunchTooLarge) {
+        check(r, "cuLaunchKernelEx (cooperative)");
+        last_parallel_reduce_.store(true, std::memory_order_relaxed);
+        return;
+      }
+      geometry.cooperative = false;
+      args.parallel_reduce = 0;
+    }
+    last_parallel_reduce_.store(false, std::memory_order_relaxed);
+    auto pointers = args.pointers();
+    launch_ex(fn, device, geometry, pointers);
   }
 
   // The clusters of a clustered tile that fit the device at once, asked once per device.
@@ -473,7 +482,8 @@ class GemmSm90WsCuda final : public GemmKernel {
 
   static constexpr size_t kMaxDevices = 16;
   std::array<std::array<std::atomic<int>, kMaxDevices>, kTiles.size()> cluster_slots_{};
-  bool tail_boxes_;  // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
+  bool tail_boxes_;       // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
+  bool parallel_reduce_;  // not TILEOPS_GEMM_SPLIT_REDUCE=serial then
   std::vector<int>
       tiles_;  // the kTiles serving this layout; tuning candidate c < size is tiles_[c]
   std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate tiles_.size(), when offered
@@ -481,6 +491,7 @@ class GemmSm90WsCuda final : public GemmKernel {
   tuning::Tuner tuner_;
   std::atomic<int> last_candidate_{0};
   std::atomic<int> last_splits_{1};
+  std::atomic<bool> last_parallel_reduce_{false};
 };
 
 const StaticGemmRegistration<GemmSm90WsCuda> kRegistration("gemm_sm90_ws");

@@ -23,9 +23,11 @@
 
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/gemm/gemm_sm90_ws_args.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "kernels/cuda/gemm/gemm_tail_boxes.hpp"
 #include "kernels/cuda/gemm/gemm_tail_pointers.hpp"
+#include "kernels/cuda/gemm/split_k_reduction.hpp"
 #include "kernels/cuda/gemm/swap_plan.hpp"
 #include "kernels/cuda/host/tensor_map.hpp"
 #include "tileops/core/error.hpp"
@@ -57,10 +59,18 @@ constexpr int64_t kMinDepth = 3072;
 // 64x2112x7168 16.7 against 21.3 us, 128x1024x7168 17.7 against 18.7); where the tile kernel
 // splits with narrower tiles or does not split, this kernel tied or lost (128x1024x4096 15.3
 // against 11.1, 128x2112x7168 20.3 against 19.4, 64x4096x4096 16.4 against 13.7).
+//
+// Where the tile kernel reduces its splits in parallel (split_k_reduction.hpp), it beat this kernel
+// on an H100 over more than 64 tokens or fewer than 2048 weight rows: 128x1024x7168 17.6 against
+// 20.4 us, 72x1024x7168 16.8 against 19.2, 128x1024x14336 25.3 against 27.4, 128x1536x7168 20.8
+// against 21.3 (docs/perf/h200-split-reduce-2026-12-05). Those rows stay with the tile kernel; up
+// to 64 tokens over 2048 weight rows and more this kernel keeps them (64x2112x7168 21.3 against
+// 22.4 there; 16.7 against 21.3 on the H200 before the parallel reduction).
 bool splits_wide_tiles(const GemmCall& call, int sms) {
   if (sms <= 0) return false;  // facts of no device: the rule for 32 tokens and fewer stands
   const WsUntunedChoice tile = ws_untuned_choice(call, sms);
-  return tile.splits > 1 && tile.bn >= 128;
+  if (tile.splits <= 1 || tile.bn < 128) return false;
+  return !reduces_in_parallel(tile.splits, call.gated) || (call.m <= 64 && call.n >= 2048);
 }
 
 enum class SwapSwitch { kMeasured, kAlways, kOff };
@@ -178,8 +188,9 @@ class GemmSwapCuda final : public GemmKernel {
     if (mode == SwapSwitch::kMeasured && call.m > kMeasuredMaxM &&
         !splits_wide_tiles(call, facts.sm_count)) {
       return fmt::format(
-          "m = {} > {} and the tile kernel would not split K over 128-column tiles: it was as "
-          "fast or faster on such rows measured (TILEOPS_GEMM_SWAP=always serves it)",
+          "m = {} > {} and the tile kernel would not split K over 128-column tiles, or would "
+          "sum the splits in parallel on a row it won: it was as fast or faster on such rows "
+          "measured (TILEOPS_GEMM_SWAP=always serves it)",
           call.m, kMeasuredMaxM);
     }
     if (call.k == 0) return std::string("k == 0: nothing to multiply");
@@ -238,67 +249,52 @@ class GemmSwapCuda final : public GemmKernel {
     }
     const int bm = plan.bm;
     const CUfunction fn = function(bm).get(device);
-    int splits = plan.splits;
-    float* partials = nullptr;
-    int* counters = nullptr;
+    const int splits = plan.splits;
     const int64_t waves = (plan.tiles + plan.slots - 1) / plan.slots;
     last_plan_.store(static_cast<int>(std::min<int64_t>(waves, 1 << 20) * 4096 + bm * 16 + splits),
                      std::memory_order_relaxed);
     const uint64_t rows = uint64_t(call.b_columns()), k = uint64_t(call.k);
     const uint64_t m64 = uint64_t(call.m), batch64 = uint64_t(call.batch);
+    const TailPointers tp = tail_pointers(call, tail);
+    // The kernel's M is the output's columns and its N the tokens; its splits meet in the cluster
+    // (no workspace); the epilogue stores the transpose row by row (no TMA stores).
+    WsKernelArgs args{.d = d.data(),
+                      .m = static_cast<int>(call.n),
+                      .n = static_cast<int>(call.m),
+                      .k = static_cast<int>(call.k),
+                      .splits = splits,
+                      .bias = tp.bias,
+                      .residual = tp.residual,
+                      .batch = static_cast<int>(call.batch),
+                      .stream_weight = 1};
     // The weight is the kernel's A (boxes of the tile's rows, or 64 gate and 64 up rows gated); the
     // tokens its B (one box of the tile's token rows).
-    const TensorMapBits map_w =
+    args.map_a =
         encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
                                         call.gated ? 64 : static_cast<unsigned>(bm), kSwapKTile);
-    const TensorMapBits map_x =
+    args.map_b =
         encode_tensor_map_sw128_batched({a.data(), call.dtype, m64, k, k, batch64, m64 * k},
                                         static_cast<unsigned>(bn_), kSwapKTile);
-    const TailPointers tp = tail_pointers(call, tail);
-    void* dp = d.data();
-    int out_cols = static_cast<int>(call.n), tokens = static_cast<int>(call.m);
-    int kk = static_cast<int>(call.k), vec_stores = 0, tma_store = 0, stream_weight = 1;
     // The last tile of weight rows (not gated) and the last token tile load only their rows.
-    int w_tail_rows = tail_boxes_ && !call.gated ? tail_box_rows(call.n, bm) : 0;
-    int x_tail_rows = tail_boxes_ ? tail_box_rows(call.m, bn_) : 0;
-    const TensorMapBits map_w_tail =
-        w_tail_rows > 0
-            ? encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
-                                              static_cast<unsigned>(w_tail_rows), kSwapKTile)
-            : map_w;
-    const TensorMapBits map_x_tail =
-        x_tail_rows > 0
-            ? encode_tensor_map_sw128_batched({a.data(), call.dtype, m64, k, k, batch64, m64 * k},
-                                              static_cast<unsigned>(x_tail_rows), kSwapKTile)
-            : map_x;
-    int batch = static_cast<int>(call.batch);
-    const void* bias = tp.bias;
-    const void* residual = tp.residual;
+    args.a_tail_rows = tail_boxes_ && !call.gated ? tail_box_rows(call.n, bm) : 0;
+    args.b_tail_rows = tail_boxes_ ? tail_box_rows(call.m, bn_) : 0;
+    if (args.a_tail_rows > 0) {
+      args.map_a_tail =
+          encode_tensor_map_sw128_batched({b.data(), call.dtype, rows, k, k, batch64, rows * k},
+                                          static_cast<unsigned>(args.a_tail_rows), kSwapKTile);
+    }
+    if (args.b_tail_rows > 0) {
+      args.map_b_tail =
+          encode_tensor_map_sw128_batched({a.data(), call.dtype, m64, k, k, batch64, m64 * k},
+                                          static_cast<unsigned>(args.b_tail_rows), kSwapKTile);
+    }
+    auto pointers = args.pointers();
     launch_ex(fn, device,
               {.grid_x = static_cast<unsigned>(std::min(plan.tiles, plan.slots) * splits),
                .block = threads_for(bm),
                .smem = smem_bytes(bm, bn_),
                .cluster_x = static_cast<unsigned>(splits)},
-              {const_cast<TensorMapBits*>(&map_w),
-               const_cast<TensorMapBits*>(&map_x),
-               const_cast<TensorMapBits*>(&map_w),
-               &dp,
-               &out_cols,
-               &tokens,
-               &kk,
-               &vec_stores,
-               &tma_store,
-               &splits,
-               &partials,
-               &counters,
-               &bias,
-               &residual,
-               &batch,
-               &stream_weight,
-               const_cast<TensorMapBits*>(&map_w_tail),
-               &w_tail_rows,
-               const_cast<TensorMapBits*>(&map_x_tail),
-               &x_tail_rows});
+              pointers);
   }
 
   std::string config() const override {
