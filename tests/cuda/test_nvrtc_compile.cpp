@@ -32,7 +32,7 @@ TEST(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
 
 // The cache's file format and its behaviour under a bad environment are tested with a fake
 // compiler in test_kernel_cache.cpp; this is the same path with NVRTC.
-TEST(KernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
+TEST(NvrtcKernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
   if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
   char pattern[] = "/tmp/tileops-nvrtc-cache-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -43,9 +44,33 @@ inline constexpr int64_t kGridRowPacksPerThread = 4;
 inline constexpr int64_t kGridSoftmaxLongRow = 32768;
 inline constexpr int64_t kGridNormLongRow = 65536;
 
+// Measurement switches, read once: TILEOPS_GRID_ROW_PACKS=<1..16> replaces
+// kGridRowPacksPerThread, TILEOPS_GRID_ROW_FLOOR=<n> the shortest row the grid takes (both
+// kinds), so a sweep can time the grid where dispatch would not take it.
+inline int64_t grid_row_env(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(v, &end, 10);
+  if (*end != '\0' || parsed < lo || parsed > hi) {
+    throw ValueError(fmt::format("{}: expected an integer in [{}, {}], got '{}'", name, lo, hi, v));
+  }
+  return parsed;
+}
+inline int64_t grid_row_packs_per_thread() {
+  static const int64_t packs =
+      grid_row_env("TILEOPS_GRID_ROW_PACKS", kGridRowPacksPerThread, 1, 16);
+  return packs;
+}
+inline std::optional<int64_t> grid_row_floor_override() {
+  static const int64_t floor = grid_row_env("TILEOPS_GRID_ROW_FLOOR", 0, 0, int64_t{1} << 40);
+  return floor > 0 ? std::optional<int64_t>(floor) : std::nullopt;
+}
+
 // Rows the grid rows serve: few long rows (common/long_rows.hpp) of `shortest` elements or more.
 inline std::optional<std::string> grid_rows_refusal(int64_t rows, int64_t n, int64_t shortest,
                                                     const DeviceFacts& facts) {
+  if (auto floor = grid_row_floor_override()) shortest = *floor;
   if (auto why = few_long_rows_refusal(rows, n, facts)) return why;
   if (n < shortest) {
     return fmt::format("rows of {} elements are shorter than {}: one block a row walks them faster",
@@ -60,7 +85,7 @@ inline constexpr int64_t kGridSlotBytes = 16;  // GridSlot: a partial and its st
 // rows read an element at a time (off the 16-byte pack) take as many blocks as aligned ones.
 inline int64_t grid_row_blocks(DType dtype, int64_t rows, int64_t n, int sms) {
   const int64_t bytes = n * static_cast<int64_t>(dtype_size(dtype));
-  const int64_t per_block = kGridRowPacksPerThread * 16 * kGridRowThreads;
+  const int64_t per_block = grid_row_packs_per_thread() * 16 * kGridRowThreads;
   const int64_t resident =
       std::max<int64_t>(kGridRowBlocksPerSm * sms / std::max<int64_t>(rows, 1), 1);
   return std::clamp<int64_t>((bytes + per_block - 1) / per_block, 1, resident);
