@@ -19,8 +19,9 @@ TEST_P(CudaElementwise, SiluAndMul) {
   SiluAndMulFwdOp op;
   // Widths off the pack take one element a step, the flat index split by the fast divisor:
   // rows of 1003, 4095 and 7 outputs, and one output a row.
-  for (const Shape& x : {Shape{1, 28672}, Shape{2048, 28672}, Shape{7, 2006}, Shape{3, 2},
-                         Shape{2048, 2 * 4095}, Shape{65536, 14}, Shape{70001, 2}}) {
+  for (const Shape& x :
+       {Shape{1, 28672}, Shape{2048, 28672}, Shape{7, 2006}, Shape{3, 2}, Shape{2048, 2 * 4095},
+        Shape{65536, 14}, Shape{70001, 2}, Shape{4, 33, 2 * 1000}, Shape{2 * 777}}) {
     EXPECT_TRUE(cuda_matches_reference(op, {x}, GetParam())) << x.str();
   }
   EXPECT_TRUE(cuda_matches_reference(op, {Shape{5, 4096}}, GetParam(), true));

@@ -31,6 +31,19 @@ TYPED_TEST(ActAndMulCpu, OddSizesMatchReference) {
   }
 }
 
+// vLLM's convention: any leading dims (a [batch, tokens, 2N] activation, or one row of rank 1).
+TYPED_TEST(ActAndMulCpu, LeadingDimsFlattenIntoRows) {
+  TypeParam op;
+  for (DType d : kDtypes) {
+    EXPECT_TRUE(matches_reference(op, {Shape{3, 5, 2 * 77}}, d));
+    EXPECT_TRUE(matches_reference(op, {Shape{2, 1, 3, 2 * 8}}, d));
+    EXPECT_TRUE(matches_reference(op, {Shape{2 * 301}}, d));
+  }
+  const Tensor y = op(random_tensor(Shape{2, 3, 8}, DType::kFloat32, 1));
+  EXPECT_EQ(y.shape(), (Shape{2, 3, 4}));
+  EXPECT_EQ(op(random_tensor(Shape{8}, DType::kFloat32, 1)).shape(), (Shape{4}));
+}
+
 TYPED_TEST(ActAndMulCpu, LargeMatchesReference) {
   TypeParam op;
   for (DType d : kDtypes) EXPECT_TRUE(matches_reference(op, {Shape{96, 2 * 5504}}, d));
@@ -43,12 +56,12 @@ TYPED_TEST(ActAndMulCpu, WritesEveryOutputElement) {
   }
 }
 
-TYPED_TEST(ActAndMulCpu, RejectsDisallowedDtypeOddWidthAndWrongRank) {
+TYPED_TEST(ActAndMulCpu, RejectsDisallowedDtypeOddWidthAndScalars) {
   TypeParam op;
   EXPECT_THROW(op(random_tensor(Shape{4, 8}, DType::kFloat64, 1)), DTypeError);
   EXPECT_THROW(op(random_tensor(Shape{4, 7}, DType::kFloat32, 1)), ShapeError);
-  EXPECT_THROW(op(random_tensor(Shape{8}, DType::kFloat32, 1)), ShapeError);
-  EXPECT_THROW(op(random_tensor(Shape{2, 4, 8}, DType::kFloat32, 1)), ShapeError);
+  EXPECT_THROW(op(random_tensor(Shape{2, 3, 7}, DType::kFloat32, 1)), ShapeError);
+  EXPECT_THROW(op(random_tensor(Shape{}, DType::kFloat32, 1)), ShapeError);
 }
 
 TYPED_TEST(ActAndMulCpu, RejectsUnknownParams) {
@@ -97,6 +110,9 @@ TEST(ActAndMulRoofline, CountsFlopsPerOutput) {
   GeluTanhAndMulFwdOp gelu_tanh;
   gelu_tanh(random_tensor(Shape{3, 10}, DType::kBFloat16, 1));
   EXPECT_EQ(gelu_tanh.eval_roofline(), (RooflineValue{10 * 15, 3 * 15 * 2}));
+  // Leading dims count as rows: [2, 3, 10] is 6 rows of 5 outputs.
+  silu(random_tensor(Shape{2, 3, 10}, DType::kBFloat16, 1));
+  EXPECT_EQ(silu.eval_roofline(), (RooflineValue{6 * 30, 3 * 30 * 2}));
 }
 
 }  // namespace

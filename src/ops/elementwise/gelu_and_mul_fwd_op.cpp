@@ -11,7 +11,7 @@ const OpDecl& GeluAndMulFwdOp::decl() {
 }
 
 void GeluAndMulFwdOp::forward(const Tensor& x, Tensor& output) {
-  const GeluAndMulCall call{{x.device()}, x.dtype(), output.size(0), output.size(1)};
+  const GeluAndMulCall call = act_and_mul_call<GatedActivation::kGelu>(x, output);
   kernel_for<GeluAndMulKernel>(call).run(call, x, output);
 }
 

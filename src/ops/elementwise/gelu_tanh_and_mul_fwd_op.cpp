@@ -11,7 +11,7 @@ const OpDecl& GeluTanhAndMulFwdOp::decl() {
 }
 
 void GeluTanhAndMulFwdOp::forward(const Tensor& x, Tensor& output) {
-  const GeluTanhAndMulCall call{{x.device()}, x.dtype(), output.size(0), output.size(1)};
+  const GeluTanhAndMulCall call = act_and_mul_call<GatedActivation::kGeluTanh>(x, output);
   kernel_for<GeluTanhAndMulKernel>(call).run(call, x, output);
 }
 

@@ -11,7 +11,7 @@ const OpDecl& SiluAndMulFwdOp::decl() {
 }
 
 void SiluAndMulFwdOp::forward(const Tensor& x, Tensor& output) {
-  const SiluAndMulCall call{{x.device()}, x.dtype(), output.size(0), output.size(1)};
+  const SiluAndMulCall call = act_and_mul_call<GatedActivation::kSilu>(x, output);
   kernel_for<SiluAndMulKernel>(call).run(call, x, output);
 }
 

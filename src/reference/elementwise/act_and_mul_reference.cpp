@@ -1,4 +1,4 @@
-// Float64 references of the gated activations: act(x[:, :N]) * x[:, N:] for SiluAndMulFwdOp,
+// Float64 references of the gated activations: act(x[..., :N]) * x[..., N:] for SiluAndMulFwdOp,
 // GeluAndMulFwdOp (exact gelu) and GeluTanhAndMulFwdOp (torch's tanh approximation).
 #include <cmath>
 
@@ -23,15 +23,17 @@ template <double (*Act)(double)>
 ReferenceResult act_and_mul_reference(const ParamMap&, std::span<const Tensor> in) {
   const Tensor& x = in[0];
   const std::vector<double> xv = to_doubles(x);
-  const int64_t m = x.size(0);
-  const int64_t n = x.size(1) / 2;
+  const int64_t n = x.size(-1) / 2;
+  const int64_t m = n == 0 ? 0 : x.numel() / (2 * n);
   std::vector<double> y(static_cast<size_t>(m * n));
   for (int64_t r = 0; r < m; ++r) {
     for (int64_t c = 0; c < n; ++c) {
       y[r * n + c] = Act(xv[r * 2 * n + c]) * xv[r * 2 * n + n + c];
     }
   }
-  return {{from_doubles(y, Shape{m, n})}, {}};
+  Shape out = x.shape();
+  out[out.rank() - 1] = n;
+  return {{from_doubles(y, out)}, {}};
 }
 
 // Uniform in [-8, 8]: [-1, 1] would test only the activation's bend, not its tails.

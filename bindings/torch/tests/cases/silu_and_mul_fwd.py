@@ -9,6 +9,8 @@ def samples(device):
     return [
         ("rows", {}, (rand((4, 32), device=device),)),
         ("one-row-bf16", {}, (rand((1, 48), torch.bfloat16, device),)),
+        ("leading-dims", {}, (rand((2, 3, 40), device=device),)),
+        ("rank-1", {}, (rand((24,), torch.float16, device),)),
     ]
 
 
@@ -20,9 +22,9 @@ def reference(params, x):
 def bad_calls(device):
     return [
         ("odd-width", {}, (rand((4, 31), device=device),), ValueError,
-         "SiluAndMulFwdOp: argument 'x': expected x.shape[1] == a multiple of 2 (= 30), got "
-         "shape [4, 31]"),
-        ("rank", {}, (rand((2, 4, 32), device=device),), ValueError,
-         "SiluAndMulFwdOp: argument 'x': expected rank 2 (shape [M, 2 * N]), got shape "
-         "[2, 4, 32]"),
+         "SiluAndMulFwdOp: argument 'x': expected shape rule `x.shape[-1] % 2 == 0` to hold, got "
+         "x.shape=[4, 31]"),
+        ("scalar", {}, (rand((), device=device),), ValueError,
+         "SiluAndMulFwdOp: argument 'x': expected shape rule `x.ndim >= 1` to hold, got "
+         "x.shape=[]"),
     ]

@@ -1,7 +1,8 @@
-// The gated activations of an MLP: output = act(x[:, :N]) * x[:, N:] for x of shape [M, 2N]
-// (vLLM convention: the first half is the gate). One call spec and one kernel interface template
-// serve SiluAndMulFwdOp, GeluAndMulFwdOp and GeluTanhAndMulFwdOp; each op has its own interface
-// instance, so an implementation says which activations it serves by which ones it registers.
+// The gated activations of an MLP: output = act(x[..., :N]) * x[..., N:] for x of shape
+// [..., 2N] (vLLM convention: the first half is the gate). One call spec and one kernel interface
+// template serve SiluAndMulFwdOp, GeluAndMulFwdOp and GeluTanhAndMulFwdOp; each op has its own
+// interface instance, so an implementation says which activations it serves by which ones it
+// registers.
 #pragma once
 
 #include <string_view>
@@ -45,7 +46,15 @@ struct TILEOPS_API ActAndMulCall : CallSpec {
   }
 };
 
-// Interface "<act>_and_mul": x is [m, 2n] and output [m, n], both contiguous.
+// The call of x [..., 2n] into output [..., n]: the leading dims, flattened, are the rows.
+template <GatedActivation A>
+ActAndMulCall<A> act_and_mul_call(const Tensor& x, const Tensor& output) {
+  const int64_t n = output.size(-1);
+  return {{x.device()}, x.dtype(), n == 0 ? 0 : output.numel() / n, n};
+}
+
+// Interface "<act>_and_mul": x is [..., 2n] and output [..., n], both
+// contiguous, their leading dims flattened into m rows.
 template <GatedActivation A>
 class TILEOPS_API ActAndMulKernel : public KernelInterface<ActAndMulKernel<A>, ActAndMulCall<A>> {
  public:

@@ -1,5 +1,5 @@
-// GeluAndMulFwdOp: output = gelu(x[:, :N]) * x[:, N:] with torch's exact gelu (erf) for x of shape
-// [M, 2N] (the first half is the gate).
+// GeluAndMulFwdOp: output = gelu(x[..., :N]) * x[..., N:] with torch's exact gelu (erf) for x
+// of shape [..., 2N] (the first half is the gate).
 #pragma once
 
 #include "tileops/export.hpp"
@@ -9,7 +9,8 @@
 namespace tileops {
 
 using GeluAndMulCall = ActAndMulCall<GatedActivation::kGelu>;
-// Interface "gelu_and_mul": x is [m, 2n] and output [m, n], both contiguous.
+// Interface "gelu_and_mul": x is [..., 2n] and output [..., n], both
+// contiguous, their leading dims flattened into m rows.
 using GeluAndMulKernel = ActAndMulKernel<GatedActivation::kGelu>;
 
 class TILEOPS_API GeluAndMulFwdOp final : public gen::GeluAndMulFwdOpBase {

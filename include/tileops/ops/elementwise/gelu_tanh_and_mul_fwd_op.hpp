@@ -1,5 +1,5 @@
-// GeluTanhAndMulFwdOp: output = gelu(x[:, :N], approximate="tanh") * x[:, N:] for x of shape [M,
-// 2N] (the first half is the gate).
+// GeluTanhAndMulFwdOp: output = gelu(x[..., :N], approximate="tanh") * x[..., N:] for x of
+// shape [..., 2N] (the first half is the gate).
 #pragma once
 
 #include "tileops/export.hpp"
@@ -9,7 +9,8 @@
 namespace tileops {
 
 using GeluTanhAndMulCall = ActAndMulCall<GatedActivation::kGeluTanh>;
-// Interface "gelu_tanh_and_mul": x is [m, 2n] and output [m, n], both contiguous.
+// Interface "gelu_tanh_and_mul": x is [..., 2n] and output [..., n], both
+// contiguous, their leading dims flattened into m rows.
 using GeluTanhAndMulKernel = ActAndMulKernel<GatedActivation::kGeluTanh>;
 
 class TILEOPS_API GeluTanhAndMulFwdOp final : public gen::GeluTanhAndMulFwdOpBase {

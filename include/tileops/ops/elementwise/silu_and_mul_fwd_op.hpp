@@ -1,5 +1,5 @@
-// SiluAndMulFwdOp: output = silu(x[:, :N]) * x[:, N:] for x of shape [M, 2N] (vLLM convention:
-// the first half is the gate).
+// SiluAndMulFwdOp: output = silu(x[..., :N]) * x[..., N:] for x of shape [..., 2N] (vLLM
+// convention: the first half is the gate).
 #pragma once
 
 #include "tileops/export.hpp"
@@ -9,7 +9,8 @@
 namespace tileops {
 
 using SiluAndMulCall = ActAndMulCall<GatedActivation::kSilu>;
-// Interface "silu_and_mul": x is [m, 2n] and output [m, n], both contiguous.
+// Interface "silu_and_mul": x is [..., 2n] and output [..., n], both
+// contiguous, their leading dims flattened into m rows.
 using SiluAndMulKernel = ActAndMulKernel<GatedActivation::kSilu>;
 
 class TILEOPS_API SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
