@@ -37,3 +37,5 @@ install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/tileopsConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/tileopsConfigVersion.cmake
   DESTINATION ${TILEOPS_INSTALL_CMAKEDIR})
+# The op reference and the README, for users of the installed package.
+install(FILES docs/ops.md README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

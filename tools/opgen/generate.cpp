@@ -76,4 +76,27 @@ TorchResult generate_torch_text(const std::string& label, const std::string& yam
   return emit_torch_all(read_manifest_text(label, yaml_text));
 }
 
+namespace {
+
+DocsResult emit_docs_all(ReadResult read, const std::string& header_root) {
+  DocsResult result;
+  result.errors = std::move(read.errors);
+  if (!result.errors.empty()) return result;
+  std::vector<const Entry*> entries;
+  for (const Entry& e : read.entries) entries.push_back(&e);
+  result.markdown = emit_op_reference(entries, header_root);
+  return result;
+}
+
+}  // namespace
+
+DocsResult generate_docs(const std::vector<std::string>& files, const std::string& header_root) {
+  return emit_docs_all(read_manifest(files), header_root);
+}
+
+DocsResult generate_docs_text(const std::string& label, const std::string& yaml_text,
+                              const std::string& header_root) {
+  return emit_docs_all(read_manifest_text(label, yaml_text), header_root);
+}
+
 }  // namespace opgen

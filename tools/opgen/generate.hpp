@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "diagnostics.hpp"
+#include "docs_emitter.hpp"
 #include "op_emitter.hpp"
 #include "torch_emitter.hpp"
 
@@ -29,5 +30,15 @@ struct TorchResult {
 // Reads every file and emits the torch binding's generated parts for all of them together.
 TorchResult generate_torch(const std::vector<std::string>& files);
 TorchResult generate_torch_text(const std::string& label, const std::string& yaml_text);
+
+struct DocsResult {
+  std::string markdown;
+  std::vector<Diagnostic> errors;
+};
+// Reads every file and writes the op reference of all of them (docs_emitter.hpp); header_root is
+// where the entries' source.op headers are found.
+DocsResult generate_docs(const std::vector<std::string>& files, const std::string& header_root);
+DocsResult generate_docs_text(const std::string& label, const std::string& yaml_text,
+                              const std::string& header_root);
 
 }  // namespace opgen

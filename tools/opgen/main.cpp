@@ -4,6 +4,8 @@
 // content changes. Exits 1, printing "file: op: field: problem" lines, on any invalid entry.
 //   tileops-opgen --torch-cpp FILE.cpp --torch-py FILE.py FILE.yaml...
 // Writes the torch binding's generated parts instead (docs/design/torch-binding.md).
+//   tileops-opgen --docs FILE.md --header-root DIR FILE.yaml...
+// Writes the op reference (docs/ops.md) instead, reading the ops' headers under DIR.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,7 +30,7 @@ void write_if_different(const std::filesystem::path& path, const std::string& co
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_dir, prefix = "tileops/generated", torch_cpp, torch_py;
+  std::string out_dir, prefix = "tileops/generated", torch_cpp, torch_py, docs, header_root;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -40,9 +42,28 @@ int main(int argc, char** argv) {
       torch_cpp = argv[++i];
     } else if (arg == "--torch-py" && i + 1 < argc) {
       torch_py = argv[++i];
+    } else if (arg == "--docs" && i + 1 < argc) {
+      docs = argv[++i];
+    } else if (arg == "--header-root" && i + 1 < argc) {
+      header_root = argv[++i];
     } else {
       files.push_back(arg);
     }
+  }
+  if (!docs.empty()) {
+    if (header_root.empty() || files.empty()) {
+      std::fprintf(stderr, "usage: tileops-opgen --docs FILE.md --header-root DIR FILE.yaml...\n");
+      return 2;
+    }
+    opgen::DocsResult result = opgen::generate_docs(files, header_root);
+    if (!result.errors.empty()) {
+      for (const auto& d : result.errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
+      std::fprintf(stderr, "tileops-opgen: %zu manifest error(s); no op reference written\n",
+                   result.errors.size());
+      return 1;
+    }
+    write_if_different(docs, result.markdown);
+    return 0;
   }
   if (!torch_cpp.empty() || !torch_py.empty()) {
     if (torch_cpp.empty() || torch_py.empty() || files.empty()) {

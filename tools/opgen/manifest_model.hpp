@@ -44,6 +44,7 @@ struct WorkloadDecl {
   std::vector<std::string> dtypes;
   std::map<std::string, std::vector<int64_t>> input_shapes;
   std::vector<std::pair<std::string, std::string>> params;  // name -> C++ ParamValue initializer
+  std::vector<std::pair<std::string, std::string>> param_texts;  // name -> manifest spelling
 };
 
 struct RooflineDecl {

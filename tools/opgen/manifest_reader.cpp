@@ -450,6 +450,9 @@ void read_workloads(EntryChecker& c, Entry& e, const YAML::Node& rows) {
       }
       try {
         w.params.emplace_back(key, param_value_cpp(*p, it->second));
+        YAML::Emitter spelled;
+        spelled << YAML::Flow << it->second;
+        w.param_texts.emplace_back(key, spelled.c_str());
       } catch (const std::exception& err) {
         c.error(f + "." + key, err.what());
       }

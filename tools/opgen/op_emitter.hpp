@@ -34,6 +34,10 @@ class FieldError : public GenError {
   std::string op_, field_;
 };
 
+// The type of a parameter's member in the op's generated Params struct
+// ("std::optional<double>", "::tileops::Required<::tileops::IntList>").
+std::string param_member_type(const ParamDecl& p);
+
 // The C++ enumerator of a manifest dtype token ("float16" -> "::tileops::DType::kFloat16").
 std::string dtype_enum(const std::string& token);
 

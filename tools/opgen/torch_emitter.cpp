@@ -88,7 +88,8 @@ std::string schema_default(const Entry& e, const ParamDecl& p) {
                                p.type_text));
 }
 
-// The default as a Python expression.
+}  // namespace
+
 std::string python_default(const ParamDecl& p) {
   const YAML::Node v = default_node(p);
   if (v.IsNull()) return "None";
@@ -107,6 +108,8 @@ std::string python_default(const ParamDecl& p) {
       return "None";
   }
 }
+
+namespace {
 
 // The kind name tileops_torch._runtime.param_as converts by.
 std::string param_kind(const ParamDecl& p) {

@@ -29,6 +29,9 @@ std::string torch_schema(const Entry& e);
 // -> str": the binding's introspection op for a bound op (bindings/torch/src/query.cpp).
 std::string torch_query_schema(const Entry& e);
 
+// A parameter's default as a Python expression ("True", "(4096,)", "'silu'", "None").
+std::string python_default(const ParamDecl& p);
+
 // Throws FieldError naming the entry and field the binding cannot express.
 TorchFiles emit_torch(const std::vector<const Entry*>& entries);
 
