@@ -27,6 +27,14 @@ void write_if_different(const std::filesystem::path& path, const std::string& co
   out << content;
 }
 
+// Prints the diagnostics and what was not written; true when there were any.
+bool reported(const std::vector<opgen::Diagnostic>& errors, const char* outcome) {
+  if (errors.empty()) return false;
+  for (const auto& d : errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
+  std::fprintf(stderr, "tileops-opgen: %zu error(s); %s\n", errors.size(), outcome);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,12 +64,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     opgen::DocsResult result = opgen::generate_docs(files, header_root);
-    if (!result.errors.empty()) {
-      for (const auto& d : result.errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
-      std::fprintf(stderr, "tileops-opgen: %zu manifest error(s); no op reference written\n",
-                   result.errors.size());
-      return 1;
-    }
+    if (reported(result.errors, "no op reference written")) return 1;
     write_if_different(docs, result.markdown);
     return 0;
   }
@@ -73,12 +76,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     opgen::TorchResult torch = opgen::generate_torch(files);
-    if (!torch.errors.empty()) {
-      for (const auto& d : torch.errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
-      std::fprintf(stderr, "tileops-opgen: %zu error(s); nothing generated for torch\n",
-                   torch.errors.size());
-      return 1;
-    }
+    if (reported(torch.errors, "nothing generated for torch")) return 1;
     write_if_different(torch_cpp, torch.files.cpp);
     write_if_different(torch_py, torch.files.python);
     return 0;
@@ -88,12 +86,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   opgen::GenerateResult result = opgen::generate(files, prefix);
-  if (!result.errors.empty()) {
-    for (const auto& d : result.errors) std::fprintf(stderr, "error: %s\n", d.str().c_str());
-    std::fprintf(stderr, "tileops-opgen: %zu manifest error(s); nothing generated\n",
-                 result.errors.size());
-    return 1;
-  }
+  if (reported(result.errors, "nothing generated")) return 1;
   for (const auto& [stem, file] : result.files) {
     write_if_different(std::filesystem::path(out_dir) / prefix / (stem + ".gen.hpp"), file.header);
     write_if_different(std::filesystem::path(out_dir) / (stem + ".gen.cpp"), file.source);
