@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Call 1 (GPU machine, repository root, .gpu/ carried): few long rows on the grid a row, by the
-# grid's packs a thread (TILEOPS_GRID_ROW_PACKS: fewer packs, more blocks a row) against default
+# Call 1 (GPU machine, repository root, .gpu/ carried): the CUDA suite, then few long rows on the
+# grid a row, by the grid's packs a thread (TILEOPS_GRID_ROW_PACKS: fewer packs, more blocks a row) against default
 # dispatch (the cluster a row while one wave of clusters holds the rows); rows below the grid's
 # floor with the floor lowered (TILEOPS_GRID_ROW_FLOOR); ncu over the grid and cluster kernels on
 # one row of 262144.
 set -uo pipefail
 source scripts/gpu/call_env.sh
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$out/gpu.txt"
+# The whole CUDA suite first (it includes the gated activations of rank 1 and 3, which no GPU has
+# run yet), memcheck over the elementwise tests.
+SHARDS=12 STEP_TIMEOUT=200 FILTER='-NvrtcCompile.*' SANITIZER_FILTER='*CudaElementwise*' \
+  TOOLS=memcheck bash scripts/gpu/run-suite.sh > "$work/suite.txt" 2>&1
+echo "=== suite exit $? $(grep -c '^\[       OK' "$out/cuda-tests.log") ok $(since)"
+grep -E "^\[  FAILED  \] [A-Z]|Failure" "$out/cuda-tests.log" | sort -u | head -8
 no_cluster=softmax_cluster_cuda,log_softmax_cluster_cuda,rms_norm_cluster_cuda,layer_norm_cluster_cuda,fused_add_rms_norm_cluster_cuda
 long=1x65536,1x131072,1x262144,2x131072,4x131072,8x65536,9x65536,16x65536,32x65536,64x131072
 short=1x16384,1x32768,1x50257,4x32768,8x32768
