@@ -2,7 +2,8 @@
 // its calls from C++ and Python, its tensors, parameters, rules, roofline and workloads.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "op_emitter.hpp"
 #include "torch_emitter.hpp"
@@ -35,23 +36,12 @@ std::string read_file(const std::filesystem::path& path) {
   return in ? text.str() : std::string();
 }
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
-
-std::string dims(const std::vector<int64_t>& shape) {
-  std::vector<std::string> parts;
-  for (int64_t d : shape) parts.push_back(std::to_string(d));
-  return "[" + join(parts, ", ") + "]";
-}
-
-// "x, weight" as the C++ operator() and the Python class take them.
-std::string input_names(const Entry& e) {
+// "x, weight": the tensors' names as the C++ operator() and the Python class take or return
+// them.
+std::string names_of(const std::vector<TensorDecl>& tensors) {
   std::vector<std::string> names;
-  for (const TensorDecl& t : e.inputs) names.push_back(t.name);
-  return join(names, ", ");
+  for (const TensorDecl& t : tensors) names.push_back(t.name);
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 void emit_calls(std::ostream& md, const Entry& e) {
@@ -61,29 +51,18 @@ void emit_calls(std::ostream& md, const Entry& e) {
     keywords.push_back(p.required ? fmt::format("{}=...", p.name)
                                   : fmt::format("{}={}", p.name, python_default(p)));
   }
-  const std::string params = designated.empty() ? "" : "{" + join(designated, ", ") + "}";
-  std::string result = "tileops::Tensor " + e.outputs.front().name;
-  if (e.outputs.size() > 1)
-    result = fmt::format("auto [{}]", [&] {
-      std::vector<std::string> names;
-      for (const TensorDecl& t : e.outputs) names.push_back(t.name);
-      return join(names, ", ");
-    }());
+  const std::string params =
+      designated.empty() ? "" : fmt::format("({{{}}})", fmt::join(designated, ", "));
+  const std::string result = e.outputs.size() > 1 ? fmt::format("auto [{}]", names_of(e.outputs))
+                                                  : "tileops::Tensor " + e.outputs.front().name;
   md << "```cpp\n";
   md << fmt::format("#include \"{}\"\n\n", e.op_header);
-  md << fmt::format("tileops::{} op{};\n", e.key, params.empty() ? "" : "(" + params + ")");
-  md << fmt::format("{} = op({});\n", result, input_names(e));
+  md << fmt::format("tileops::{} op{};\n", e.key, params);
+  md << fmt::format("{} = op({});\n", result, names_of(e.inputs));
   md << "```\n\n";
   md << "```python\n";
-  md << fmt::format("op = tileops_torch.{}({})\n", e.key, join(keywords, ", "));
-  md << fmt::format(
-      "{} = op({})\n",
-      [&] {
-        std::vector<std::string> names;
-        for (const TensorDecl& t : e.outputs) names.push_back(t.name);
-        return join(names, ", ");
-      }(),
-      input_names(e));
+  md << fmt::format("op = tileops_torch.{}({})\n", e.key, fmt::join(keywords, ", "));
+  md << fmt::format("{} = op({})\n", names_of(e.outputs), names_of(e.inputs));
   md << "```\n\n";
   if (torch_bound(e)) {
     md << fmt::format("Custom op: `torch.ops.tileops.{}` (`{}`).\n\n", torch_op_name(e.key),
@@ -112,7 +91,7 @@ void emit_tensors(std::ostream& md, const Entry& e) {
     for (const auto& combo : e.dtype_combos) {
       std::vector<std::string> parts;
       for (const auto& [name, dtype] : combo) parts.push_back(name + "=" + dtype);
-      md << " `(" << join(parts, ", ") << ")`";
+      md << fmt::format(" `({})`", fmt::join(parts, ", "));
     }
     md << ".\n\n";
   }
@@ -145,11 +124,14 @@ void emit_workloads(std::ostream& md, const Entry& e) {
     std::vector<std::string> shapes, params;
     for (const TensorDecl& t : e.inputs) {
       const auto it = w.input_shapes.find(t.name);
-      if (it != w.input_shapes.end()) shapes.push_back(t.name + " " + dims(it->second));
+      if (it != w.input_shapes.end()) {
+        shapes.push_back(fmt::format("{} [{}]", t.name, fmt::join(it->second, ", ")));
+      }
     }
     for (const auto& [name, text] : w.param_texts) params.push_back(name + "=" + text);
-    md << fmt::format("| `{}` | {} | {} | {} |\n", w.label, cell(join(shapes, ", ")),
-                      cell(join(params, ", ")), join(w.dtypes, ", "));
+    md << fmt::format("| `{}` | {} | {} | {} |\n", w.label,
+                      cell(fmt::format("{}", fmt::join(shapes, ", "))),
+                      cell(fmt::format("{}", fmt::join(params, ", "))), fmt::join(w.dtypes, ", "));
   }
   md << "\n";
 }
@@ -163,7 +145,7 @@ void emit_roofline(std::ostream& md, const Entry& e) {
     for (size_t i = 0; i < e.roofline.vars.size() && i < e.roofline.var_texts.size(); ++i) {
       vars.push_back(code(e.roofline.vars[i].first + " = " + e.roofline.var_texts[i]));
     }
-    md << ", where " << join(vars, ", ");
+    md << fmt::format(", where {}", fmt::join(vars, ", "));
   }
   md << ".\n\n";
 }

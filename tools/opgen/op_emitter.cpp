@@ -474,12 +474,13 @@ GeneratedFile emit_family(const std::vector<const Entry*>& entries, const EmitOp
   std::ostringstream h, s;
   // Each manifest file once, as "<its folder>/<its name>": no build machine's absolute path in
   // installed headers.
-  std::string sources;
+  std::vector<std::string> files;
   for (const Entry* e : entries) {
     const std::filesystem::path path(e->file);
-    const std::string shown = (path.parent_path().filename() / path.filename()).string();
-    if (sources.find(shown) == std::string::npos) sources += (sources.empty() ? "" : ", ") + shown;
+    std::string shown = (path.parent_path().filename() / path.filename()).string();
+    if (std::find(files.begin(), files.end(), shown) == files.end()) files.push_back(shown);
   }
+  const std::string sources = fmt::format("{}", fmt::join(files, ", "));
   h << fmt::format(fmt::runtime(kBanner), sources);
   h << "#pragma once\n\n#include <optional>\n#include <span>\n#include <string>\n#include "
        "<string_view>\n\n"

@@ -53,8 +53,8 @@ ActAndMulCall<A> act_and_mul_call(const Tensor& x, const Tensor& output) {
   return {{x.device()}, x.dtype(), n == 0 ? 0 : output.numel() / n, n};
 }
 
-// Interface "<act>_and_mul": x is [..., 2n] and output [..., n], both
-// contiguous, their leading dims flattened into m rows.
+// Interface "<act>_and_mul": x is [..., 2n] and output [..., n], both contiguous, their leading
+// dims flattened into m rows.
 template <GatedActivation A>
 class TILEOPS_API ActAndMulKernel : public KernelInterface<ActAndMulKernel<A>, ActAndMulCall<A>> {
  public:

@@ -9,8 +9,8 @@
 namespace tileops {
 
 using GeluAndMulCall = ActAndMulCall<GatedActivation::kGelu>;
-// Interface "gelu_and_mul": x is [..., 2n] and output [..., n], both
-// contiguous, their leading dims flattened into m rows.
+// Interface "gelu_and_mul": x is [..., 2n] and output [..., n], both contiguous, their leading
+// dims flattened into m rows.
 using GeluAndMulKernel = ActAndMulKernel<GatedActivation::kGelu>;
 
 class TILEOPS_API GeluAndMulFwdOp final : public gen::GeluAndMulFwdOpBase {

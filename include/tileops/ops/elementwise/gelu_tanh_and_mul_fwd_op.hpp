@@ -9,8 +9,8 @@
 namespace tileops {
 
 using GeluTanhAndMulCall = ActAndMulCall<GatedActivation::kGeluTanh>;
-// Interface "gelu_tanh_and_mul": x is [..., 2n] and output [..., n], both
-// contiguous, their leading dims flattened into m rows.
+// Interface "gelu_tanh_and_mul": x is [..., 2n] and output [..., n], both contiguous, their leading
+// dims flattened into m rows.
 using GeluTanhAndMulKernel = ActAndMulKernel<GatedActivation::kGeluTanh>;
 
 class TILEOPS_API GeluTanhAndMulFwdOp final : public gen::GeluTanhAndMulFwdOpBase {

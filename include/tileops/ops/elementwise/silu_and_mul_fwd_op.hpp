@@ -9,8 +9,8 @@
 namespace tileops {
 
 using SiluAndMulCall = ActAndMulCall<GatedActivation::kSilu>;
-// Interface "silu_and_mul": x is [..., 2n] and output [..., n], both
-// contiguous, their leading dims flattened into m rows.
+// Interface "silu_and_mul": x is [..., 2n] and output [..., n], both contiguous, their leading
+// dims flattened into m rows.
 using SiluAndMulKernel = ActAndMulKernel<GatedActivation::kSilu>;
 
 class TILEOPS_API SiluAndMulFwdOp final : public gen::SiluAndMulFwdOpBase {
