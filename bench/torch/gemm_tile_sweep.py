@@ -7,8 +7,9 @@ A tile is forced through the tuning store (TILEOPS_TUNING_DIR/<board>.tsv, the f
 are torch.profiler kernel records with the L2 flushed before each call (gemm_bench.py), median
 of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
 (docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
-docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05). cuBLAS
-is torch.matmul, or torch.bmm for the batched rows.
+docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05),
+`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06). cuBLAS is torch.matmul, or torch.bmm for
+the batched rows.
 
     python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split] [--tiles T,T,...|all] [--out DIR]
 """
@@ -38,6 +39,13 @@ SHAPE_SETS = {
               (64, 1024, 7168, False, True), (128, 1024, 14336, False, True),
               (64, 2112, 7168, False, True), (128, 1536, 7168, False, True),
               (128, 1024, 2048, False, True), (200, 136, 3000, False, True)],
+    # A few tokens over about a thousand weight rows and deep K, where cuBLAS pairs 64x32 tiles
+    # along N over two splits (docs/perf/h200-cluster-split-k-2026-12-06).
+    "deep-k": [(128, 1024, 7168, False, True), (96, 1024, 7168, False, True),
+               (72, 1024, 7168, False, True), (64, 1024, 7168, False, True),
+               (128, 1024, 14336, False, True), (128, 1536, 7168, False, True),
+               (128, 2112, 7168, False, True), (64, 2112, 7168, False, True),
+               (32, 1024, 7168, False, True), (200, 1024, 4096, False, True)],
     # BmmFwdOp (a sixth entry: the batch): attention-shaped q @ k^T and p @ v over 64 heads.
     "attention": [(512, 512, 128, False, True, 64), (512, 128, 512, False, False, 64),
                   (1024, 1024, 128, False, True, 32), (1024, 128, 1024, False, False, 32)],
@@ -45,7 +53,7 @@ SHAPE_SETS = {
 TILES = ["128x256x64/s4", "128x256x64/s4/c2", "128x128x64/s6", "128x128x64/s6/c2"]
 ALL_TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
              "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",
-             "64x32x64/s16/n2"]
+             "64x32x64/s16/n2", "64x32x128/s8", "64x64x128/s6", "64x32x128/s8/n2"]
 
 
 def spec(m, n, k, ta, tb, batch=None):

@@ -50,6 +50,7 @@ def variants():
     yield "128x256 cluster M", prelude(128, 256, 64, 4, cluster_m=2)
     yield "128x128 cluster M", prelude(128, 128, 64, 6, cluster_m=2)
     yield "64x32 cluster N", prelude(64, 32, 64, 16, cluster_n=2)
+    yield "64x32x128 cluster N", prelude(64, 32, 128, 8, cluster_n=2)
     yield "128x256 b [k, n]", prelude(128, 256, 64, 4, b_k_major=False)
     yield "64x128 a [k, m] b [k, n]", prelude(64, 128, 64, 8, a_k_major=False, b_k_major=False)
     yield "64x128 gated", prelude(64, 128, 64, 8, gated=0)

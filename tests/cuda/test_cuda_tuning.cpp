@@ -192,13 +192,47 @@ TEST_F(CudaClusteredTiles, TwoBoxStagesCoverKTails) {
   }
 }
 
+// Clustered tiles split K (the serial reduction): pairs along N over a few tokens and deep K, the
+// cluster's last tile past N (40x328x4104: 11 or 6 tile columns), ragged rows and columns
+// (72x1000x7168), a batch, and pairs along M whose second tile lies wholly past M, plain and
+// gated. Every block of a cluster takes the same split, each tile its own workspace slot.
+TEST_F(CudaClusteredTiles, ClusteredTilesSplitK) {
+  const std::vector<std::array<int64_t, 3>> shapes{
+      {40, 328, 4104}, {72, 1000, 7168}, {128, 1024, 7168}};
+  for (const std::string tile : {"64x32x128/s8/n2", "64x32x64/s16/n2"}) {
+    const std::vector<std::string> configs = linear_layout(tile, shapes);
+    // 12 blocks on any device of 24 SMs or more: split K four ways.
+    EXPECT_EQ(configs.front(), "tile=" + tile + ",split_k=4,reduce=serial");
+    force(tile, 72, 136, 2000, false, true, " batch=3");
+    BmmFwdOp bmm({.trans_b = true});
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 72, 2000}, Shape{3, 136, 2000}}, DType::kBFloat16))
+        << tile << " batch";
+    EXPECT_EQ(bmm.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
+        << bmm.kernel_config();
+  }
+  for (const std::string& tile : clustered_) {
+    const std::vector<std::string> configs = linear_layout(tile, {{40, 328, 4104}});
+    EXPECT_EQ(configs.front(), "tile=" + tile + ",split_k=4,reduce=serial");
+    force(tile, 40, 328, 4104, false, true, " silu_and_mul");
+    GatedLinearFwdOp gated;
+    gated.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(gated, {Shape{40, 4104}, Shape{2 * 328, 4104}}, DType::kBFloat16))
+        << tile << " gated";
+    EXPECT_EQ(gated.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
+        << gated.kernel_config();
+  }
+}
+
 // Every tile through each epilogue: TMA stores (a plain call, a bias, a gated call, a batch whose
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   const std::vector<std::string> tiles{
-      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8", "64x64x64/s12",
-      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8", "64x32x64/s16/n2",
-      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4"};
+      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
+      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
+      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);

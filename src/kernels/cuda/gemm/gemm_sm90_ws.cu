@@ -20,7 +20,7 @@
 // With SPLIT_IN_CLUSTER the splits of a tile are instead the blocks of one cluster (splits ==
 // the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh).
 //
-// Clusters (whole tiles only, no split-K), along M or along N. CLUSTER_M = 2: the two blocks of
+// Clusters, along M or along N. CLUSTER_M = 2: the two blocks of
 // a cluster take the neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the
 // same B stage. Each loads half of it and multicasts that half to both, halving the L2 traffic B
 // costs. CLUSTER_N = 2 or 4 (A K-major): the blocks take neighbouring tile columns of one tile
@@ -30,7 +30,10 @@
 // others' copies), so every consumer hands it back to every block's `empty` barrier; a producer
 // waits out the last hand-backs before its block exits, since the peers' arrivals land in its
 // shared memory. A block whose tile lies past M or N still runs it (TMA reads zeros, nothing is
-// stored), so all blocks walk the same stages.
+// stored), so all blocks walk the same stages. Under split-K the blocks of a cluster take the same
+// split of their tiles (a unit is a cluster's tiles times a split), so they need the same stages;
+// each block's tile has its own workspace slot, and the host reduces clustered splits serially
+// only (a cooperative launch of clusters was not tried).
 //
 // The epilogue (whole tiles, 16-byte aligned output rows, no residual; gemm_store_tma.cuh) hands
 // the tile to TMA stores through shared memory and goes on to the next tile without waiting for
@@ -54,8 +57,8 @@
 // no TMA stores.
 //
 // A stage is BK deep: one 128-byte swizzle row of K (64 elements) a row, or with BK = 128 (both
-// operands K-major, not gated, not swapped, no cluster) two, each its own box, so that narrow
-// tiles hand over half as many stages for the same bytes.
+// operands K-major, not gated, not swapped, clustered along N at most) two, each its own box, so
+// that narrow tiles hand over half as many stages for the same bytes.
 //
 // Prelude: T (bf16 or f16), BM (64 or 128), BN (32..256; under 64 only with B K-major), BK (64,
 // or 128 as above),
@@ -110,8 +113,8 @@ static_assert(!SWAP_AB || (A_K_MAJOR && B_K_MAJOR && CLUSTER_M == 1 && CLUSTER_N
               "swapped operands: a linear layer's layout, no clusters");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 constexpr bool CLUSTERED = CLUSTER > 1;
-static_assert(KBOXES == 1 || (A_K_MAJOR && B_K_MAJOR && !GATED && !SWAP_AB && !CLUSTERED),
-              "two-box stages: plain K-major tiles");
+static_assert(KBOXES == 1 || (A_K_MAJOR && B_K_MAJOR && !GATED && !SWAP_AB && CLUSTER_M == 1),
+              "two-box stages: plain K-major tiles, clustered along N at most");
 constexpr bool MULTICAST_A = CLUSTER_N > 1;
 constexpr bool MULTICAST_B = CLUSTER_M > 1;
 static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
@@ -157,8 +160,8 @@ __device__ __forceinline__ void load_b_box(unsigned char* dst, const TensorMap* 
 // (gated) the row of B holding its first up row. The maps are 3-D (column, row, problem).
 // Clustered along M, block `rank` loads half of the B stage (the gate or the up rows when gated)
 // and multicasts it; the K-major B map's box is then half the tile's rows. Clustered along N, it
-// loads rows [rank, rank + 1) * BM / CLUSTER_N of the A stage (the A map's box) and multicasts
-// them.
+// loads rows [rank, rank + 1) * BM / CLUSTER_N of each K box of the A stage (the A map's box)
+// and multicasts them.
 __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorMap* map_b,
                                            unsigned char* a, unsigned char* b, u64* full, int p,
                                            int m0, int n0, int up_row0, int k0, u32 rank,
@@ -174,8 +177,12 @@ __device__ __forceinline__ void load_stage(const TensorMap* map_a, const TensorM
   const u64* b_evict_first = weight_evict_first;
   if (MULTICAST_A) {
     constexpr int kRows = BM / CLUSTER_N;
-    tma_load_3d_multicast(a + rank * (A_TILE_BYTES / CLUSTER_N), map_a, full, k0,
-                          m0 + static_cast<int>(rank) * kRows, p, kEveryBlock);
+    constexpr int kBoxBytes = A_TILE_BYTES / KBOXES;
+#pragma unroll
+    for (int kb = 0; kb < KBOXES; ++kb) {
+      tma_load_3d_multicast(a + kb * kBoxBytes + rank * (kBoxBytes / CLUSTER_N), map_a, full,
+                            k0 + kb * BOX_K, m0 + static_cast<int>(rank) * kRows, p, kEveryBlock);
+    }
   } else if (A_K_MAJOR) {
 #pragma unroll
     for (int kb = 0; kb < KBOXES; ++kb) {
@@ -478,6 +485,12 @@ __device__ __forceinline__ void reduce_share(float* partials, int slot, int spli
   }
 }
 
+// A consumer's workspace slot (counter and partials) under split-K: its block's tile of the
+// cluster's unit `tile` (of the whole batch).
+__device__ __forceinline__ int split_slot(int tile, u32 rank, int consumer) {
+  return (tile * CLUSTER + static_cast<int>(rank)) * CONSUMERS + consumer;
+}
+
 // Waits until the tile's counter reads `splits`: every split has published its partial.
 __device__ __forceinline__ void await_splits(const int* counter, int splits) {
   int seen;
@@ -672,7 +685,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
       store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
       continue;
     }
-    if (CLUSTERED || splits == 1) {  // the host never splits a clustered launch
+    if (splits == 1) {
       if constexpr (SWAP_AB) {
         store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
         continue;
@@ -687,7 +700,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
       store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
       continue;
     }
-    const int slot = tile * CONSUMERS + consumer;
+    const int slot = split_slot(tile, rank, consumer);
     F32x4* mine = partial_slot(partials, slot, split, splits);
 #pragma unroll
     for (int q = 0; q < ACC / 4; ++q) {
@@ -733,7 +746,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
       split_k.unit(u, tile, split);
       const int p = tile / tiles.count();
       tiles.coords(tile % tiles.count(), tm, tn);
-      const int slot = tile * CONSUMERS + consumer;
+      tm = tm * CLUSTER_M + rank_m;
+      tn = tn * CLUSTER_N + rank_n;
+      const int slot = split_slot(tile, rank, consumer);
       const int w = (u - first_unit) / unit_stride;
       if (t == 0 && !(w < 32 && (counted_last >> w & 1u))) await_splits(&counters[slot], splits);
       named_barrier_sync(1 + consumer, kWarpgroupThreads);

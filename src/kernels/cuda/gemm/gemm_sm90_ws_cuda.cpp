@@ -5,6 +5,8 @@
 // misaligned operand) are refused, and dispatch names the CUDA-core fallback that serves them.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -79,7 +81,10 @@ struct WsTile {
 // 23.7 -> 20.8 us (1.07x cuBLAS), 128x4096x7168 25.4 -> 22.9 (1.03x), 128x2112x7168 23.1 ->
 // 19.6. 64x128 and 128x64 have no head-to-head sweep against their 64-deep siblings, so their
 // 128-deep forms are tuning candidates (docs/perf/h200-a-multicast-2026-12-02).
-constexpr std::array<WsTile, 14> kTiles{
+// 64x32x128/n2 (the 128-deep 64x32 in pairs along N) is a tuning candidate: on the H200 it beat
+// 64x32x64/n2 on 5 of 8 rows of a few tokens over 1024-2112 weight rows and deep K, split or not,
+// but lost to the unclustered tiles on all of them (docs/perf/h200-cluster-split-k-2026-12-06).
+constexpr std::array<WsTile, 15> kTiles{
     {{.bm = 128, .bn = 256, .stages = 4, .rate = 1.0},
      {.bm = 128, .bn = 128, .stages = 6, .rate = 0.92},
      {.bm = 64, .bn = 256, .stages = 5, .rate = 0.85},
@@ -93,7 +98,8 @@ constexpr std::array<WsTile, 14> kTiles{
      {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .bk = 128},
      {.bm = 64, .bn = 64, .stages = 6, .rate = 0.62, .bk = 128},
      {.bm = 64, .bn = 128, .stages = 4, .rate = 0.75, .bk = 128, .untuned = false},
-     {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false}}};
+     {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false},
+     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -152,23 +158,27 @@ int64_t cluster_units(const GemmCall& call, const WsTile& t) {
 // split: on the H200 it paid only where it at least doubled the SMs in use (docs/perf).
 constexpr double kSplitKCost = 0.6;
 constexpr int kMinKTilesPerSplit = 16;
+constexpr int kMostSplits = 16;
 
-// K splits for a tile shape: when its tiles would fill under half the SMs, as many as fit one
-// wave (the kernel needs every split of a tile resident at once), each at least
-// kMinKTilesPerSplit k-tiles deep, and only when that fills enough more SMs to pay for itself.
-int splits_for(const GemmCall& call, const WsTile& t, int sms) {
-  if (t.blocks() > 1) return 1;  // clustered launches take whole tiles
-  const int64_t tiles = tile_count(call, t);
-  if (2 * tiles >= sms) return 1;
+// K splits for a tile shape: when its blocks (clusters' blocks, past-the-edge ones included)
+// would fill under half the SMs, as many as fit one wave, each at least kMinKTilesPerSplit
+// k-tiles deep, at most `most` (the call's split cap, split_cap), and only when that fills enough
+// more SMs to pay for itself. Clustered tiles reduce serially (gemm_sm90_ws.cu), so they split
+// fewer ways than the parallel reduction starts at.
+int splits_for(const GemmCall& call, const WsTile& t, int sms, int most) {
+  const int64_t blocks = cluster_units(call, t) * t.blocks();
+  if (2 * blocks >= sms) return 1;
   const int64_t k_tiles = (call.k + t.bk - 1) / t.bk * (t.bk / kBoxK);  // in boxes of K
-  const int64_t s = std::min<int64_t>({sms / tiles, k_tiles / kMinKTilesPerSplit, 16});
+  if (t.blocks() > 1) most = std::min(most, kParallelReduceMinSplits - 1);
+  const int64_t s = std::min<int64_t>({sms / blocks, k_tiles / kMinKTilesPerSplit, most});
   if (s <= 1 || kSplitKCost * static_cast<double>(s) <= 1.0) return 1;
   return static_cast<int>(s);
 }
 
-// Workspace of a tile shape under split-K: one slot per tile and 64-row consumer.
+// Workspace of a tile shape under split-K: one slot per block's tile (clusters' past-the-edge
+// tiles included) and 64-row consumer.
 SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
-  return split_k_layout_of(tile_count(call, t) * (t.bm / 64), splits, t.bn);
+  return split_k_layout_of(cluster_units(call, t) * t.blocks() * (t.bm / 64), splits, t.bn);
 }
 
 // Whether the kernel loads B evict-first (gemm_sm90_ws.cu): when a problem's tile rows all fall
@@ -198,11 +208,18 @@ double column_use(const GemmCall& call, const WsTile& t) {
 // torch.bmm, docs/perf/h200-a-multicast-2026-12-02): their B stages are few and short.
 constexpr int64_t kClusterMinK = 2048;
 
-// The tile (of `tiles`, indexes of kTiles) whose waves (splits included), weighted by its
-// throughput and by the share of its rows and columns that are not padding, keep the most SMs
-// busy.
-int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
-  int best = tiles.front();
+struct ScoredTile {
+  int tile = 0;       // index of kTiles
+  int splits = 1;     // of K
+  double fill = 0.0;  // the share of the SMs its waves keep busy
+};
+
+// The tile (of `tiles`, indexes of kTiles) whose waves (splits included, at most most_splits),
+// weighted by its throughput and by the share of its rows and columns that are not padding, keep
+// the most SMs busy.
+ScoredTile best_scored_tile(const GemmCall& call, int sms, const std::vector<int>& tiles,
+                            int most_splits) {
+  ScoredTile best{tiles.front(), 1, 0.0};
   double best_score = -1;
   for (int i : tiles) {
     const WsTile& t = kTiles[i];
@@ -212,7 +229,7 @@ int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
     if (!t.untuned || (t.cluster > 1 && (tile_count(call, t) < sms || call.k < kClusterMinK))) {
       continue;
     }
-    const int splits = splits_for(call, t, sms);
+    const int splits = splits_for(call, t, sms, most_splits);
     // Clusters of two occupy SMs in pairs (about half the SM count of them fit at once).
     const int64_t slots = sms / t.blocks();
     const int64_t waves = (cluster_units(call, t) * splits + slots - 1) / slots;
@@ -222,10 +239,38 @@ int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles) {
         t.rate * fill * row_use(call, t) * column_use(call, t) * (splits > 1 ? kSplitKCost : 1.0);
     if (score > best_score + 1e-9) {
       best_score = score;
-      best = i;
+      best = {i, splits, fill};
     }
   }
   return best;
+}
+
+// The fewest SMs, as a share, a serial split must keep busy to be preferred (split_cap).
+constexpr double kSerialSplitFill = 0.9;
+
+// The most K splits any tile takes on this call. Where the score's best tile split at most
+// kParallelReduceMinSplits - 1 ways (the serial reduction) splits K and keeps at least
+// kSerialSplitFill of the SMs busy, no tile splits deeper: on the H200, every ungated row of a few
+// tokens over 1024-1536 weight rows and deep K ran 0.7-2.6 us faster on 64x64x128 or 64x32x128 at
+// 2-4 serial splits than on the 64x128 or 128x128 tile the score took at 5-14 parallel splits; on
+// 128x1536x7168, where no serial split fills 90% of the SMs, the parallel split still won
+// (docs/perf/h200-cluster-split-k-2026-12-06). Gated calls always reduce serially and keep their
+// splits. serial_first false (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) keeps every tile's full split.
+int split_cap(const GemmCall& call, int sms, const std::vector<int>& tiles, bool serial_first) {
+  if (!serial_first || call.gated) return kMostSplits;
+  const int serial_most = kParallelReduceMinSplits - 1;
+  const ScoredTile serial = best_scored_tile(call, sms, tiles, serial_most);
+  return serial.splits > 1 && serial.fill >= kSerialSplitFill ? serial_most : kMostSplits;
+}
+
+// The untuned tile for a call whose splits are capped at most_splits (split_cap).
+int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles, int most_splits) {
+  return best_scored_tile(call, sms, tiles, most_splits).tile;
+}
+
+bool serial_splits_first() {
+  const char* v = std::getenv("TILEOPS_GEMM_SERIAL_SPLITS_FIRST");
+  return v == nullptr || std::string_view(v) != "0";
 }
 
 // A as the kernel reads it: [M, K] (K-major) or [K, M]; B: [N, K] (K-major) or [K, N]; each
@@ -297,18 +342,21 @@ class GemmSm90WsCuda final : public GemmKernel {
     const int gated = gated_code(call);
     const bool tail_boxes = !tail_boxes_switched_off();
     const bool parallel_reduce = !split_reduce_forced_serial();
-    return {
-        fmt::format("{},{},{},{}{}{}", dtype_name(dtype), ta, tb, gated,
-                    tail_boxes ? "" : ",no-tail-boxes", parallel_reduce ? "" : ",serial-reduce"),
-        [=] {
-          return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes,
-                                                  parallel_reduce);
-        }};
+    const bool serial_first = serial_splits_first();
+    return {fmt::format("{},{},{},{}{}{}{}", dtype_name(dtype), ta, tb, gated,
+                        tail_boxes ? "" : ",no-tail-boxes", parallel_reduce ? "" : ",serial-reduce",
+                        serial_first ? "" : ",no-serial-first"),
+            [=] {
+              return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes,
+                                                      parallel_reduce, serial_first);
+            }};
   }
 
-  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes, bool parallel_reduce)
+  GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes, bool parallel_reduce,
+                 bool serial_first)
       : tail_boxes_(tail_boxes),
         parallel_reduce_(parallel_reduce),
+        serial_first_(serial_first),
         tiles_(tiles_serving(ta, tb, gated >= 0)),
         cublaslt_(CublasLtCandidate::offered(gated >= 0) ? std::make_unique<CublasLtCandidate>()
                                                          : nullptr),
@@ -320,13 +368,15 @@ class GemmSm90WsCuda final : public GemmKernel {
     }
   }
 
-  // Enough for whichever tile shape runs (tuning may pick any), and tuned for cuBLASLt's plan.
+  // Enough for whichever tile shape runs (tuning may pick any) at the call's split cap, and
+  // tuned for cuBLASLt's plan.
   int64_t workspace_bytes(const GemmCall& call) const override {
     const int sms = sm_count(call.device.index);
+    const int cap = split_cap(call, sms, tiles_, serial_first_);
     int64_t most = 0;
     for (int i : tiles_) {
       const WsTile& t = kTiles[i];
-      most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms)).total());
+      most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms, cap)).total());
     }
     if (cublaslt_ && tuner_.tuned()) most = std::max(most, cublaslt_->workspace_bytes(call));
     return most;
@@ -336,19 +386,21 @@ class GemmSm90WsCuda final : public GemmKernel {
            const GemmTail& tail, const Tensor& workspace) override {
     const int device = device_of(a);
     const TailPointers tp = tail_pointers(call, tail);
-    const int fallback = default_tile(call, sm_count(device), tiles_);
+    const int sms = sm_count(device);
+    const int cap = split_cap(call, sms, tiles_, serial_first_);
+    const int fallback = default_tile(call, sms, tiles_, cap);
     const int candidate =
         tuner_.tuned()
             ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, candidate_of(fallback), a, b, d,
                                     workspace_bytes(call),
-                                    [this, call, device, tp](int c, const void* ap, const void* bp,
-                                                             void* dp, void* wp) {
-                                      enqueue_candidate(c, call, device, ap, bp, dp, wp, tp);
+                                    [this, call, device, tp, cap](
+                                        int c, const void* ap, const void* bp, void* dp, void* wp) {
+                                      enqueue_candidate(c, call, device, ap, bp, dp, wp, tp, cap);
                                     })
             : candidate_of(fallback);
     last_candidate_.store(candidate, std::memory_order_relaxed);
     enqueue_candidate(candidate, call, device, a.data(), b.data(), d.data(),
-                      workspace.defined() ? workspace.data() : nullptr, tp);
+                      workspace.defined() ? workspace.data() : nullptr, tp, cap);
   }
 
   // "tile=128x256x64/s4", with ",split_k=N,reduce=parallel" (or serial) when the last call split
@@ -372,22 +424,22 @@ class GemmSm90WsCuda final : public GemmKernel {
     return static_cast<int>(std::find(tiles_.begin(), tiles_.end(), tile) - tiles_.begin());
   }
 
-  // Candidate c: tile tiles_[c], or cuBLASLt after the tiles.
+  // Candidate c: tile tiles_[c] splitting K at most split_cap ways, or cuBLASLt after the tiles.
   void enqueue_candidate(int c, const GemmCall& call, int device, const void* ap, const void* bp,
-                         void* dp, void* wp, const TailPointers& tp) {
+                         void* dp, void* wp, const TailPointers& tp, int split_cap) {
     if (c < static_cast<int>(tiles_.size())) {
-      enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp);
+      enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp, split_cap);
     } else if (call.m != 0 && call.n != 0 && call.batch != 0) {
       cublaslt_->enqueue(call, ap, bp, dp, tp.bias, tp.residual, wp, device);
     }
   }
 
   void enqueue(int tile, const GemmCall& call, int device, const void* ap, const void* bp, void* dp,
-               void* wp, const TailPointers& tp) {
+               void* wp, const TailPointers& tp, int split_cap) {
     if (call.m == 0 || call.n == 0 || call.batch == 0) return;
     const WsTile& t = kTiles[tile];
     const int sms = sm_count(device);
-    int splits = splits_for(call, t, sms);
+    const int splits = splits_for(call, t, sms, split_cap);
     const SplitKBuffers buffers =
         split_k_buffers("gemm_sm90_ws", split_k_layout(call, t, splits), wp, device);
     last_splits_.store(splits, std::memory_order_relaxed);
@@ -446,7 +498,7 @@ class GemmSm90WsCuda final : public GemmKernel {
     // others, which a cooperative launch makes safe: the grid (at most an SM a block) runs at once
     // or not at all. A device that cannot hold it at once (an MPS share) gets the last-split
     // reduction.
-    if (reduces_in_parallel(splits, call.gated) && parallel_reduce_) {
+    if (reduces_in_parallel(splits, call.gated) && parallel_reduce_ && t.blocks() == 1) {
       geometry.cooperative = true;
       args.parallel_reduce = 1;
       auto pointers = args.pointers();
@@ -484,6 +536,7 @@ class GemmSm90WsCuda final : public GemmKernel {
   std::array<std::array<std::atomic<int>, kMaxDevices>, kTiles.size()> cluster_slots_{};
   bool tail_boxes_;       // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
   bool parallel_reduce_;  // not TILEOPS_GEMM_SPLIT_REDUCE=serial then
+  bool serial_first_;     // not TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0 then
   std::vector<int>
       tiles_;  // the kTiles serving this layout; tuning candidate c < size is tiles_[c]
   std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate tiles_.size(), when offered
@@ -518,10 +571,10 @@ const bool kVariants = [] {
 
 }  // namespace
 
-WsUntunedChoice ws_untuned_choice(const GemmCall& call, int sms) {
-  const WsTile& t =
-      kTiles[default_tile(call, sms, tiles_serving(call.trans_a, call.trans_b, call.gated))];
-  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms)};
+WsScoredChoice ws_scored_choice(const GemmCall& call, int sms) {
+  const std::vector<int> tiles = tiles_serving(call.trans_a, call.trans_b, call.gated);
+  const WsTile& t = kTiles[default_tile(call, sms, tiles, kMostSplits)];
+  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms, kMostSplits)};
 }
 
 }  // namespace tileops::cuda

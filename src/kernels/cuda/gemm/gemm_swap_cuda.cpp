@@ -68,7 +68,7 @@ constexpr int64_t kMinDepth = 3072;
 // 22.4 there; 16.7 against 21.3 on the H200 before the parallel reduction).
 bool splits_wide_tiles(const GemmCall& call, int sms) {
   if (sms <= 0) return false;  // facts of no device: the rule for 32 tokens and fewer stands
-  const WsUntunedChoice tile = ws_untuned_choice(call, sms);
+  const WsScoredChoice tile = ws_scored_choice(call, sms);
   if (tile.splits <= 1 || tile.bn < 128) return false;
   return !reduces_in_parallel(tile.splits, call.gated) || (call.m <= 64 && call.n >= 2048);
 }
