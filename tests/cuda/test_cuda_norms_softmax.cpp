@@ -34,7 +34,7 @@ TEST_P(CudaNorms, LayerNorm) {
 TEST_P(CudaNorms, FusedAddRMSNorm) {
   TILEOPS_REQUIRE_CUDA();
   FusedAddRMSNormFwdOp op;
-  for (const Shape& x : {Shape{1, 4096}, Shape{2048, 8192}, Shape{5, 1003}}) {
+  for (const Shape& x : {Shape{1, 4096}, Shape{3, 4104}, Shape{2048, 8192}, Shape{5, 1003}}) {
     EXPECT_TRUE(cuda_matches_reference(op, {x, x, Shape{x[1]}}, GetParam()));
   }
   EXPECT_TRUE(

@@ -158,6 +158,20 @@ struct RowSpan {
   }
 };
 
+// Whether a row's body is all of it (no head, no tail) and each thread of the block holds at most
+// one pack of it: one block a row over a decode-sized row (a block per_thread = 1 sizes to the
+// row's packs). The norms then load the weight beside the row, so that nothing is read after the
+// reduction: the weight's L2 round trip and the row's second read leave the row's critical path
+// (docs/perf/h200-decode-rows-2026-12-06). The same for every thread of the block.
+template <int LANES, int CLUSTER, bool GRID, typename T, int VEC>
+__device__ __forceinline__ bool one_pack_a_thread(const RowSpan<T, VEC>& span, i64 len) {
+  if constexpr (LANES == 0 && CLUSTER == 0 && !GRID) {
+    return span.head == 0 && span.packs * VEC == len && span.packs <= (i64)blockDim.x;
+  } else {
+    return false;
+  }
+}
+
 template <typename T, int VEC, int CACHE>
 struct RowCache {
   using P = Pack<T, VEC>;
