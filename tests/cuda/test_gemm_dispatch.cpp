@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "runtime/cuda/cublaslt_api.hpp"
 #include "support/scoped_state.hpp"
 #include "tileops/framework/device_facts.hpp"
@@ -176,6 +177,52 @@ TEST(GemmDispatch, SwappedKernelTakesTheMidMRowsItWasMeasuredFasterOn) {
     EXPECT_EQ(winner == "gemm_swap_sm90", r.swapped_won)
         << r.m << "x" << r.n << "x" << r.k << " went to " << winner;
   }
+}
+
+// The tile kernel's untuned choice on the H200's 132 SMs, with the serial-split cap and without
+// it (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0): the cap moves a few tokens over 1024 weight rows and
+// deep K from wide tiles at 5-14 parallel splits to narrow ones at 4 serial splits (the choices
+// the H100 runs of docs/perf/h200-cluster-split-k-2026-12-06 reported), and leaves alone the rows
+// no serial split fills (128x1536x7168), the rows that do not split, and gated calls.
+TEST(GemmDispatch, SerialSplitCapTakesNarrowTilesWhereTheyFillTheDevice) {
+  struct Row {
+    int64_t m, n, k;
+    bool gated;
+    cuda::WsScoredChoice capped, uncapped;  // bm, bn, bk, splits
+  };
+  const Row rows[] = {
+      {128, 1024, 7168, false, {64, 64, 128, 4}, {64, 128, 64, 7}},
+      {72, 1024, 7168, false, {64, 64, 128, 4}, {64, 128, 64, 7}},
+      {64, 1024, 7168, false, {64, 32, 128, 4}, {64, 64, 128, 7}},
+      {128, 1024, 14336, false, {64, 64, 128, 4}, {128, 128, 64, 14}},
+      {128, 5120, 7168, false, {128, 128, 64, 3}, {128, 256, 64, 6}},
+      {128, 1536, 7168, false, {64, 128, 64, 5}, {64, 128, 64, 5}},
+      {128, 4096, 7168, false, {64, 64, 128, 1}, {64, 64, 128, 1}},
+      {4096, 4096, 4096, false, {128, 256, 64, 1}, {128, 256, 64, 1}},
+  };
+  auto same = [](const cuda::WsScoredChoice& a, const cuda::WsScoredChoice& b) {
+    return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.splits == b.splits;
+  };
+  auto text = [](const cuda::WsScoredChoice& c) {
+    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
+           " split " + std::to_string(c.splits);
+  };
+  for (const Row& r : rows) {
+    const GemmCall call = call_of(DType::kBFloat16, r.m, r.n, r.k);
+    const std::string what =
+        std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+    const cuda::WsScoredChoice capped = cuda::ws_untuned_choice(call, 132, true);
+    const cuda::WsScoredChoice uncapped = cuda::ws_untuned_choice(call, 132, false);
+    EXPECT_TRUE(same(capped, r.capped)) << what << ": " << text(capped);
+    EXPECT_TRUE(same(uncapped, r.uncapped)) << what << " uncapped: " << text(uncapped);
+    // The swapped kernel's rule reads the uncapped choice.
+    EXPECT_TRUE(same(cuda::ws_scored_choice(call, 132), uncapped)) << what;
+  }
+  // A gated call keeps its splits: the cap is for the parallel reduction, which gated calls skip.
+  GemmCall gated = call_of(DType::kBFloat16, 128, 1024, 7168);
+  gated.gated = true;
+  EXPECT_TRUE(
+      same(cuda::ws_untuned_choice(gated, 132, true), cuda::ws_untuned_choice(gated, 132, false)));
 }
 
 TEST(GemmDispatch, SwapSwitchServesEveryCallItCanOrNone) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 2 (GPU machine, repository root, .gpu/ carried): the serial-split cap (split_cap in
+# Call 2 (GPU machine, repository root, .gpu/ carried): the serial-split cap (untuned_plan in
 # gemm_sm90_ws_cuda.cpp). The whole CUDA suite in 12 shards with memcheck over the clustered
 # split-K test and the elementwise tests; dispatch with the cap beside dispatch without it
 # (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) in one run, on the rows the cap moves and on rows it must

@@ -1,7 +1,9 @@
-// The tile kernel's (gemm_sm90_ws) scored choice for a call, for a kernel whose dispatch rule
-// depends on what the tile kernel would do in its place (gemm_swap_cuda.cpp).
+// The tile kernel's (gemm_sm90_ws) choices for a call: its score's, for a kernel whose dispatch
+// rule depends on what the tile kernel would do in its place (gemm_swap_cuda.cpp), and the untuned
+// one it runs, for tests on the CPU.
 #pragma once
 
+#include "internal_api.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
 namespace tileops::cuda {
@@ -12,9 +14,15 @@ struct WsScoredChoice {
 };
 
 // The tile and K splits gemm_sm90_ws's score takes for call on a device of `sms` SMs with every
-// tile's full split, before the serial-split cap (split_cap in gemm_sm90_ws_cuda.cpp): the choice
-// the swapped kernel's rule was measured against, so that rule keeps the rows it was measured on.
-// The tile kernel itself runs a call it serves at the capped choice.
-WsScoredChoice ws_scored_choice(const GemmCall& call, int sms);
+// tile's full split, before the serial-split cap (untuned_plan in gemm_sm90_ws_cuda.cpp): the
+// choice the swapped kernel's rule was measured against, so that rule keeps the rows it was
+// measured on.
+TILEOPS_INTERNAL_API WsScoredChoice ws_scored_choice(const GemmCall& call, int sms);
+
+// The tile and K splits gemm_sm90_ws runs untuned for call on a device of `sms` SMs: the score's
+// choice under the serial-split cap, or with serial_first false
+// (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) without it.
+TILEOPS_INTERNAL_API WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms,
+                                                      bool serial_first);
 
 }  // namespace tileops::cuda

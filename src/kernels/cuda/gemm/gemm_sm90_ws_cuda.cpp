@@ -162,9 +162,9 @@ constexpr int kMostSplits = 16;
 
 // K splits for a tile shape: when its blocks (clusters' blocks, past-the-edge ones included)
 // would fill under half the SMs, as many as fit one wave, each at least kMinKTilesPerSplit
-// k-tiles deep, at most `most` (the call's split cap, split_cap), and only when that fills enough
-// more SMs to pay for itself. Clustered tiles reduce serially (gemm_sm90_ws.cu), so they split
-// fewer ways than the parallel reduction starts at.
+// k-tiles deep, at most `most` (the call's split cap, untuned_plan), and only when that fills
+// enough more SMs to pay for itself. Clustered tiles reduce serially (gemm_sm90_ws.cu), so they
+// split fewer ways than the parallel reduction starts at.
 int splits_for(const GemmCall& call, const WsTile& t, int sms, int most) {
   const int64_t blocks = cluster_units(call, t) * t.blocks();
   if (2 * blocks >= sms) return 1;
@@ -245,27 +245,39 @@ ScoredTile best_scored_tile(const GemmCall& call, int sms, const std::vector<int
   return best;
 }
 
-// The fewest SMs, as a share, a serial split must keep busy to be preferred (split_cap).
+// The fewest SMs, as a share, a serial split must keep busy to be preferred (untuned_plan).
 constexpr double kSerialSplitFill = 0.9;
 
-// The most K splits any tile takes on this call. Where the score's best tile split at most
-// kParallelReduceMinSplits - 1 ways (the serial reduction) splits K and keeps at least
-// kSerialSplitFill of the SMs busy, no tile splits deeper: on the H200, every ungated row of a few
-// tokens over 1024-1536 weight rows and deep K ran 0.7-2.6 us faster on 64x64x128 or 64x32x128 at
-// 2-4 serial splits than on the 64x128 or 128x128 tile the score took at 5-14 parallel splits; on
-// 128x1536x7168, where no serial split fills 90% of the SMs, the parallel split still won
-// (docs/perf/h200-cluster-split-k-2026-12-06). Gated calls always reduce serially and keep their
-// splits. serial_first false (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) keeps every tile's full split.
-int split_cap(const GemmCall& call, int sms, const std::vector<int>& tiles, bool serial_first) {
-  if (!serial_first || call.gated) return kMostSplits;
+// The untuned tile of a call and the most K splits any tile takes on it (tuning candidates
+// included). Where the score's best tile with splits capped at kParallelReduceMinSplits - 1 (the
+// serial reduction) splits K and keeps at least kSerialSplitFill of the SMs busy, no tile splits
+// deeper: on the H200, every ungated row of a few tokens over 1024-1536 weight rows and deep K ran
+// 0.7-2.6 us faster on 64x64x128 or 64x32x128 at 2-4 serial splits than on the 64x128 or 128x128
+// tile the score took at 5-14 parallel splits; on 128x1536x7168, where no serial split fills 90%
+// of the SMs, the parallel split still won (docs/perf/h200-cluster-split-k-2026-12-06). Gated calls
+// always reduce serially and keep their splits. serial_first false
+// (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) keeps every tile's full split.
+//
+// One scoring pass where the uncapped choice splits at most that many ways: capping lowers no
+// score of such a tile and raises none of the others, so the capped pass would pick it again.
+struct UntunedPlan {
+  int tile = 0;  // index of kTiles
+  int split_cap = kMostSplits;
+};
+UntunedPlan untuned_plan(const GemmCall& call, int sms, const std::vector<int>& tiles,
+                         bool serial_first) {
   const int serial_most = kParallelReduceMinSplits - 1;
+  const auto serial_fills = [&](const ScoredTile& s) {
+    return s.splits > 1 && s.fill >= kSerialSplitFill;
+  };
+  const ScoredTile any = best_scored_tile(call, sms, tiles, kMostSplits);
+  if (!serial_first || call.gated) return {any.tile, kMostSplits};
+  if (any.splits <= serial_most) {
+    return {any.tile, serial_fills(any) ? serial_most : kMostSplits};
+  }
   const ScoredTile serial = best_scored_tile(call, sms, tiles, serial_most);
-  return serial.splits > 1 && serial.fill >= kSerialSplitFill ? serial_most : kMostSplits;
-}
-
-// The untuned tile for a call whose splits are capped at most_splits (split_cap).
-int default_tile(const GemmCall& call, int sms, const std::vector<int>& tiles, int most_splits) {
-  return best_scored_tile(call, sms, tiles, most_splits).tile;
+  return serial_fills(serial) ? UntunedPlan{serial.tile, serial_most}
+                              : UntunedPlan{any.tile, kMostSplits};
 }
 
 bool serial_splits_first() {
@@ -368,15 +380,14 @@ class GemmSm90WsCuda final : public GemmKernel {
     }
   }
 
-  // Enough for whichever tile shape runs (tuning may pick any) at the call's split cap, and
-  // tuned for cuBLASLt's plan.
+  // Enough for whichever tile shape runs (tuning may pick any) at any split cap (a cap only
+  // lowers a tile's splits), and tuned for cuBLASLt's plan.
   int64_t workspace_bytes(const GemmCall& call) const override {
     const int sms = sm_count(call.device.index);
-    const int cap = split_cap(call, sms, tiles_, serial_first_);
     int64_t most = 0;
     for (int i : tiles_) {
       const WsTile& t = kTiles[i];
-      most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms, cap)).total());
+      most = std::max(most, split_k_layout(call, t, splits_for(call, t, sms, kMostSplits)).total());
     }
     if (cublaslt_ && tuner_.tuned()) most = std::max(most, cublaslt_->workspace_bytes(call));
     return most;
@@ -386,18 +397,17 @@ class GemmSm90WsCuda final : public GemmKernel {
            const GemmTail& tail, const Tensor& workspace) override {
     const int device = device_of(a);
     const TailPointers tp = tail_pointers(call, tail);
-    const int sms = sm_count(device);
-    const int cap = split_cap(call, sms, tiles_, serial_first_);
-    const int fallback = default_tile(call, sms, tiles_, cap);
+    const UntunedPlan plan = untuned_plan(call, sm_count(device), tiles_, serial_first_);
+    const int cap = plan.split_cap;
     const int candidate =
         tuner_.tuned()
-            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, candidate_of(fallback), a, b, d,
+            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, candidate_of(plan.tile), a, b, d,
                                     workspace_bytes(call),
                                     [this, call, device, tp, cap](
                                         int c, const void* ap, const void* bp, void* dp, void* wp) {
                                       enqueue_candidate(c, call, device, ap, bp, dp, wp, tp, cap);
                                     })
-            : candidate_of(fallback);
+            : candidate_of(plan.tile);
     last_candidate_.store(candidate, std::memory_order_relaxed);
     enqueue_candidate(candidate, call, device, a.data(), b.data(), d.data(),
                       workspace.defined() ? workspace.data() : nullptr, tp, cap);
@@ -572,9 +582,17 @@ const bool kVariants = [] {
 }  // namespace
 
 WsScoredChoice ws_scored_choice(const GemmCall& call, int sms) {
+  const ScoredTile s = best_scored_tile(
+      call, sms, tiles_serving(call.trans_a, call.trans_b, call.gated), kMostSplits);
+  const WsTile& t = kTiles[s.tile];
+  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = s.splits};
+}
+
+WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms, bool serial_first) {
   const std::vector<int> tiles = tiles_serving(call.trans_a, call.trans_b, call.gated);
-  const WsTile& t = kTiles[default_tile(call, sms, tiles, kMostSplits)];
-  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms, kMostSplits)};
+  const UntunedPlan plan = untuned_plan(call, sms, tiles, serial_first);
+  const WsTile& t = kTiles[plan.tile];
+  return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms, plan.split_cap)};
 }
 
 }  // namespace tileops::cuda
