@@ -8,7 +8,7 @@ are torch.profiler kernel records with the L2 flushed before each call (gemm_ben
 of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
 (docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
 docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05),
-`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06). cuBLAS is torch.matmul, or torch.bmm for
+`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06), `narrow-n` (docs/perf/h200-verify-2026-12-06). cuBLAS is torch.matmul, or torch.bmm for
 the batched rows.
 
     python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split] [--tiles T,T,...|all] [--out DIR]
@@ -46,6 +46,12 @@ SHAPE_SETS = {
                (128, 1024, 14336, False, True), (128, 1536, 7168, False, True),
                (128, 2112, 7168, False, True), (64, 2112, 7168, False, True),
                (32, 1024, 7168, False, True), (200, 1024, 4096, False, True)],
+    # Many tokens over a few hundred weight rows and deep K: the fewest output tiles, so the
+    # deepest splits, and the furthest behind cuBLAS after the split cap (0.75-0.83x,
+    # docs/perf/h200-cluster-split-k-2026-12-06).
+    "narrow-n": [(1024, 128, 14336, False, True), (512, 256, 7168, False, True),
+                 (256, 512, 7168, False, True), (128, 512, 7168, False, True),
+                 (128, 1536, 7168, False, True)],
     # BmmFwdOp (a sixth entry: the batch): attention-shaped q @ k^T and p @ v over 64 heads.
     "attention": [(512, 512, 128, False, True, 64), (512, 128, 512, False, False, 64),
                   (1024, 1024, 128, False, True, 32), (1024, 128, 1024, False, False, 32)],

@@ -1,5 +1,7 @@
 // LayerNorm, FusedAddRMSNorm, BatchNorm, Softmax, LogSoftmax and the gated MLP on CUDA against
 // the float64 reference (skipped without a GPU).
+#include <cstdint>
+#include <limits>
 #include <tuple>
 
 #include "support/cuda_support.hpp"
@@ -20,7 +22,7 @@ class CudaNorms : public ::testing::TestWithParam<DType> {};
 
 TEST_P(CudaNorms, LayerNorm) {
   TILEOPS_REQUIRE_CUDA();
-  for (int64_t n : {4096, 16384, 1003}) {
+  for (int64_t n : {4096, 4104, 16384, 1003}) {
     LayerNormFwdOp op({.normalized_shape = {n}});
     for (int64_t rows : {1, 37}) {
       EXPECT_TRUE(cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam()));
@@ -29,6 +31,28 @@ TEST_P(CudaNorms, LayerNorm) {
   LayerNormFwdOp op({.normalized_shape = {4096}});
   EXPECT_TRUE(
       cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
+}
+
+// Rows whose mean is a thousand times their spread: a variance taken as E[x^2] - E[x]^2 in float
+// loses it to cancellation; the centred one (two passes, or one reduction of Moments on decode
+// rows of a pack a thread) keeps it. Under 132 rows a block takes a pack a thread, up to 512
+// threads when the row is cached in registers (fp32, fp16) and 1024 when not (bf16), so the widths
+// give the short path with every thread busy (2048 fp32, 4096 fp16/bf16) and with idle threads
+// (2000 fp32, 4000 fp16, 4104 bf16) as well as the long-row paths (16384) and a misaligned one.
+TEST_P(CudaNorms, LayerNormKeepsTheVarianceOfRowsFarFromZero) {
+  TILEOPS_REQUIRE_CUDA();
+  const double centre = GetParam() == DType::kFloat32 ? 1000.0 : 100.0;
+  const testing::InputEdit far_from_zero = [&](std::vector<Tensor>& inputs, uint64_t seed) {
+    inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, centre - 1.0,
+                              centre + 1.0);
+  };
+  for (int64_t n : {2000, 2048, 4000, 4096, 4104, 16384, 1003}) {
+    LayerNormFwdOp op({.normalized_shape = {n}});
+    for (int64_t rows : {1, 37}) {
+      EXPECT_TRUE(cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam(),
+                                         far_from_zero));
+    }
+  }
 }
 
 TEST_P(CudaNorms, FusedAddRMSNorm) {
@@ -91,6 +115,47 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   EXPECT_TRUE(cuda_matches_reference(last, {Shape{4, 102400}}, GetParam(), true));
   LogSoftmaxFwdOp log_last({.dim = -1});
   EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
+}
+
+// Decode rows of at most a pack a thread take one_pack_softmax (each thread's exponentials kept
+// against its own max, rescaled after the reduction). Under 132 rows a block takes a pack a
+// thread up to 512 threads (the softmax caches packs): every thread busy at 2048 fp32 and 4096
+// in 16-bit types, idle threads at 2000 and 4000. Values over [-40, 40] make the threads' maxima
+// far apart; the first 16 elements of a row at -inf leave a thread with no finite value.
+TEST_P(CudaNorms, SoftmaxDecodeRowsOfAPackAThread) {
+  TILEOPS_REQUIRE_CUDA();
+  const testing::InputEdit spread = [](std::vector<Tensor>& inputs, uint64_t seed) {
+    inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, -40.0, 40.0);
+  };
+  const testing::InputEdit minus_inf_head = [&](std::vector<Tensor>& inputs, uint64_t seed) {
+    spread(inputs, seed);
+    Tensor& x = inputs[0];
+    const int64_t n = x.size(-1);
+    for (int64_t r = 0; r < x.numel() / n; ++r) {
+      for (int64_t j = 0; j < 16; ++j) {
+        const int64_t at = r * n + j;
+        if (x.dtype() == DType::kFloat32) {
+          x.data_as<float>()[at] = -std::numeric_limits<float>::infinity();
+        } else {
+          x.data_as<uint16_t>()[at] = x.dtype() == DType::kBFloat16 ? 0xff80u : 0xfc00u;
+        }
+      }
+    }
+  };
+  for (int64_t n : {2000, 2048, 4000, 4096}) {
+    for (int64_t rows : {1, 37}) {
+      SoftmaxFwdOp soft({.dim = -1});
+      LogSoftmaxFwdOp log_soft({.dim = -1});
+      const Shape x{rows, n};
+      EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam()));
+      EXPECT_EQ(soft.last_call()->served_by, "softmax_rows_cuda") << x.str();
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam()));
+      EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam(), spread));
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam(), spread));
+      EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam(), minus_inf_head));
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam(), minus_inf_head));
+    }
+  }
 }
 
 // Each softmax variant serves the calls dispatch gives it (test_softmax_dispatch.cpp checks the

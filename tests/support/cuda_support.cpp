@@ -25,9 +25,17 @@ Tensor host_copy(const Tensor& t) {
 ::testing::AssertionResult cuda_matches_reference(Op& op,
                                                   const std::vector<std::optional<Shape>>& shapes,
                                                   DType dtype, bool misaligned) {
+  return cuda_matches_reference(op, shapes, dtype, InputEdit(), misaligned);
+}
+
+::testing::AssertionResult cuda_matches_reference(Op& op,
+                                                  const std::vector<std::optional<Shape>>& shapes,
+                                                  DType dtype, const InputEdit& edit,
+                                                  bool misaligned) {
   const uint64_t seed = fresh_seed();
   const OpSchema& schema = op.schema();
   std::vector<Tensor> host_inputs = make_inputs(op.name(), schema, shapes, dtype, seed);
+  if (edit) edit(host_inputs, seed);
   std::vector<Tensor> device_inputs;
   for (const Tensor& t : host_inputs) {
     device_inputs.push_back(t.defined() ? device_copy(t, misaligned ? 1 : 0) : Tensor());

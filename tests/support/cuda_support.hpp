@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,5 +38,14 @@ class CublasLtSwitchedOff {
 ::testing::AssertionResult cuda_matches_reference(Op& op,
                                                   const std::vector<std::optional<Shape>>& shapes,
                                                   DType dtype, bool misaligned = false);
+
+// Changes the host inputs made from the reference's generator before they are copied over, for
+// values the generator does not make (rows far from zero, say); seed is the run's fresh seed.
+using InputEdit = std::function<void(std::vector<Tensor>& host_inputs, uint64_t seed)>;
+
+::testing::AssertionResult cuda_matches_reference(Op& op,
+                                                  const std::vector<std::optional<Shape>>& shapes,
+                                                  DType dtype, const InputEdit& edit,
+                                                  bool misaligned = false);
 
 }  // namespace tileops::testing

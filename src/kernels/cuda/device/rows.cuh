@@ -23,7 +23,7 @@
                     : (cluster) > 0 ? 1024                        \
                     : (lanes) > 0   ? 256                         \
                     : (cache) > 0   ? 512                         \
-                                    : 1024,                       \
+                                    : 1024,                         \
                     (grid) || ((cluster) == 0 && (lanes) > 0) ? 4 \
                     : (cluster) == 0 && (cache) > 0           ? 2 \
                                                               : 1)
@@ -162,10 +162,15 @@ struct RowSpan {
 // one pack of it: one block a row over a decode-sized row (a block per_thread = 1 sizes to the
 // row's packs). The norms then load the weight beside the row, so that nothing is read after the
 // reduction: the weight's L2 round trip and the row's second read leave the row's critical path
-// (docs/perf/h200-decode-rows-2026-12-06). The same for every thread of the block.
+// (docs/perf/h200-decode-rows-2026-12-06). The same for every thread of the block. A kernel whose
+// short path uses what only a block-a-row slot supports (a float3 reduction) puts it under
+// `if constexpr (block_a_row<...>)` so that it is not instantiated for the other slots.
+template <int LANES, int CLUSTER, bool GRID>
+inline constexpr bool block_a_row = LANES == 0 && CLUSTER == 0 && !GRID;
+
 template <int LANES, int CLUSTER, bool GRID, typename T, int VEC>
 __device__ __forceinline__ bool one_pack_a_thread(const RowSpan<T, VEC>& span, i64 len) {
-  if constexpr (LANES == 0 && CLUSTER == 0 && !GRID) {
+  if constexpr (block_a_row<LANES, CLUSTER, GRID>) {
     return span.head == 0 && span.packs * VEC == len && span.packs <= (i64)blockDim.x;
   } else {
     return false;

@@ -86,4 +86,57 @@ struct SoftmaxOut {
   }
 };
 
+// A row of at most a pack a thread (one_pack_a_thread): thread i < packs holds pack i. Each
+// thread keeps its exponentials against its own max, so that after the one (max, sum) reduction
+// its outputs are those exponentials times exp(m_thread - m_row) / sum: one exponential a thread
+// after the reduction instead of one an element. log_softmax needs only the row's (max, sum).
+// 16-bit outputs take the exponentials from the special-function unit (SoftmaxOut's FAST),
+// float32 from expf. `reduce(ms, scratch)` is the block's OnlineMerge reduction.
+template <bool LOG_SOFTMAX, typename T, int VEC, typename Reduce>
+__device__ __forceinline__ void one_pack_softmax(const Pack<T, VEC>* xr, Pack<T, VEC>* yr,
+                                                 i64 packs, float2* scratch, Reduce reduce) {
+  constexpr bool kFast = LOG_SOFTMAX || sizeof(T) < 4;
+  const int i = threadIdx.x;
+  const bool mine = i < packs;
+  float v[VEC], e[VEC];
+  float m = Max::identity(), s = 0.0f;
+  if (mine) {
+    const Pack<T, VEC> p = xr[i];
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      v[k] = to_float(p.v[k]);
+      m = fmaxf(m, v[k]);
+    }
+  }
+  // A thread whose values are all -inf (or that holds none) has no exponentials of its own; it
+  // takes exp(-inf - m_row) / sum as its scale: 0, or NaN when the whole row is -inf, as the
+  // generic path gives.
+  const bool live = m != Max::identity();
+  const float m_log2e = m * kLog2e;
+#pragma unroll
+  for (int k = 0; k < VEC; ++k) {
+    e[k] = !live ? 1.0f : kFast ? exp2_approx(fmaf(v[k], kLog2e, -m_log2e)) : expf(v[k] - m);
+  }
+  if (live) {
+    float sum[VEC];
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) sum[k] = e[k];
+#pragma unroll
+    for (int w = 1; w < VEC; w *= 2) {
+#pragma unroll
+      for (int k = 0; k + w < VEC; k += 2 * w) sum[k] += sum[k + w];
+    }
+    s = sum[0];
+  }
+  const float2 row = reduce(make_float2(m, s), scratch);
+  if (!mine) return;
+  if constexpr (LOG_SOFTMAX) {
+    const float shift = row.x + logf(row.y);
+    yr[i] = make_pack<T, VEC>([&](int k) { return v[k] - shift; });
+  } else {
+    const float scale = (kFast ? exp2_approx((m - row.x) * kLog2e) : expf(m - row.x)) / row.y;
+    yr[i] = make_pack<T, VEC>([&](int k) { return e[k] * scale; });
+  }
+}
+
 }  // namespace tileops::dev

@@ -2,8 +2,9 @@
 // a group of LANES lanes a row (several rows a block), or with GRID a cooperative grid's column of
 // blocks a row (few long rows: softmax_grid_cuda). The first pass loads up to CACHE packs per
 // thread into registers and takes their (max, sum) (row_state), then the output pass; rows of
-// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC,
-// CACHE, LANES, CLUSTER, GRID, LOG (log_softmax when true).
+// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). A decode row of at
+// most a pack a thread takes one_pack_softmax. Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID, LOG
+// (log_softmax when true).
 #include "device/rows.cuh"
 #include "reduction/online_softmax.cuh"
 
@@ -21,6 +22,14 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
   const RowSpan<T, VEC> span(xs, len);
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
+  if constexpr (block_a_row<LANES, CLUSTER, GRID>) {
+    if (one_pack_a_thread<LANES, CLUSTER, GRID>(span, len)) {
+      one_pack_softmax<LOG>(xr, yr, span.packs, scratch, [&](float2 ms, float2* s) {
+        return slot.template reduce<OnlineMerge>(ms, s);
+      });
+      return;
+    }
+  }
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float2 ms = row_state(row, slot.begin(span.packs), slot.end(span.packs), read);
