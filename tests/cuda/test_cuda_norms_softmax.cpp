@@ -1,6 +1,7 @@
 // LayerNorm, FusedAddRMSNorm, BatchNorm, Softmax, LogSoftmax and the gated MLP on CUDA against
 // the float64 reference (skipped without a GPU).
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <tuple>
 
@@ -33,24 +34,69 @@ TEST_P(CudaNorms, LayerNorm) {
       cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
 }
 
-// Rows whose mean is a thousand times their spread: a variance taken as E[x^2] - E[x]^2 in float
-// loses it to cancellation; the centred one (two passes, or one reduction of Moments on decode
-// rows of a pack a thread) keeps it. Under 132 rows a block takes a pack a thread, up to 512
-// threads when the row is cached in registers (fp32, fp16) and 1024 when not (bf16), so the widths
-// give the short path with every thread busy (2048 fp32, 4096 fp16/bf16) and with idle threads
-// (2000 fp32, 4000 fp16, 4104 bf16) as well as the long-row paths (16384) and a misaligned one.
+// Whether a row of n elements of dtype fits the one-pack variant of a block-a-row kernel: whole
+// 16-byte packs, at most 1024 (takes_one_pack; the calls here have fewer rows than SMs and
+// aligned tensors).
+bool fits_one_pack(DType dtype, int64_t n) {
+  const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
+  return n % vec == 0 && n / vec <= 1024;
+}
+
+// Rows far from zero against their spread: a variance taken as E[x^2] - E[x]^2 in float loses it
+// to cancellation; the centred one keeps it, to the float32 rounding of the mean (which is why
+// the centre is 16 in float32, where the tolerance is 1e-5; 1000 in float16, whose spacing there
+// is 0.5; 256 +- 4 in bfloat16, whose spacing there is 2). The widths give the one-pack variant
+// with every thread busy (2048 and 4096 in float32, 4096 and 8192 in 16-bit types), with idle
+// threads (2000, 4000, 4104), and the generic kernel (8200, 16384, and 1003, off the pack).
 TEST_P(CudaNorms, LayerNormKeepsTheVarianceOfRowsFarFromZero) {
   TILEOPS_REQUIRE_CUDA();
-  const double centre = GetParam() == DType::kFloat32 ? 1000.0 : 100.0;
+  const DType dtype = GetParam();
+  const double centre = dtype == DType::kFloat32 ? 16.0 : dtype == DType::kFloat16 ? 1000.0 : 256.0;
+  const double spread = dtype == DType::kBFloat16 ? 4.0 : 1.0;
   const testing::InputEdit far_from_zero = [&](std::vector<Tensor>& inputs, uint64_t seed) {
-    inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, centre - 1.0,
-                              centre + 1.0);
+    inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, centre - spread,
+                              centre + spread);
   };
-  for (int64_t n : {2000, 2048, 4000, 4096, 4104, 16384, 1003}) {
+  for (int64_t n : {2000, 2048, 4000, 4096, 4104, 8192, 8200, 16384, 1003}) {
     LayerNormFwdOp op({.normalized_shape = {n}});
     for (int64_t rows : {1, 37}) {
-      EXPECT_TRUE(cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, GetParam(),
-                                         far_from_zero));
+      EXPECT_TRUE(
+          cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, dtype, far_from_zero));
+      if (op.last_call()->served_by == "layer_norm_cuda") {
+        EXPECT_EQ(op.kernel_config().ends_with(",one_pack"), fits_one_pack(dtype, n))
+            << rows << "x" << n << ": " << op.kernel_config();
+      }
+    }
+  }
+}
+
+// Every block-a-row kernel runs its one-pack variant on a decode row of whole packs up to a
+// block, and its generic kernel on a misaligned call and on a wave of rows or more.
+TEST_P(CudaNorms, DecodeRowsTakeTheOnePackVariant) {
+  TILEOPS_REQUIRE_CUDA();
+  const DType dtype = GetParam();
+  const int64_t n = 4096, many = 4 * read_device_facts(Device::cuda(0)).sm_count;
+  RMSNormFwdOp rms({.normalized_shape = {n}});
+  LayerNormFwdOp ln({.normalized_shape = {n}});
+  FusedAddRMSNormFwdOp fused;
+  SoftmaxFwdOp soft({.dim = -1});
+  LogSoftmaxFwdOp log_soft({.dim = -1});
+  struct Case {
+    int64_t rows;
+    bool misaligned, one_pack;
+  };
+  for (const Case& c : {Case{1, false, true}, Case{7, false, true}, Case{1, true, false},
+                        Case{many, false, false}}) {
+    const Shape x{c.rows, n}, w{n};
+    EXPECT_TRUE(cuda_matches_reference(rms, {x, w}, dtype, c.misaligned));
+    EXPECT_TRUE(cuda_matches_reference(ln, {x, w, w}, dtype, c.misaligned));
+    EXPECT_TRUE(cuda_matches_reference(fused, {x, x, w}, dtype, c.misaligned));
+    EXPECT_TRUE(cuda_matches_reference(soft, {x}, dtype, c.misaligned));
+    EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, dtype, c.misaligned));
+    for (Op* op : std::initializer_list<Op*>{&rms, &ln, &fused, &soft, &log_soft}) {
+      EXPECT_EQ(op->kernel_config().ends_with(",one_pack"), c.one_pack)
+          << op->name() << " " << x.str() << (c.misaligned ? " misaligned: " : ": ")
+          << op->kernel_config();
     }
   }
 }
@@ -117,11 +163,11 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
 }
 
-// Decode rows of at most a pack a thread take one_pack_softmax (each thread's exponentials kept
-// against its own max, rescaled after the reduction). Under 132 rows a block takes a pack a
-// thread up to 512 threads (the softmax caches packs): every thread busy at 2048 fp32 and 4096
-// in 16-bit types, idle threads at 2000 and 4000. Values over [-40, 40] make the threads' maxima
-// far apart; the first 16 elements of a row at -inf leave a thread with no finite value.
+// Decode rows of the one-pack variant take one_pack_softmax (each thread's exponentials kept
+// against its own max, rescaled after the reduction): every thread busy at 2048 and 4096 in
+// float32 and 4096 and 8192 in 16-bit types, idle threads at 2000 and 4000; 8200 takes the
+// generic kernel. Values over [-40, 40] put the threads' maxima far apart; the first 16 elements
+// of each row at -inf leave a thread (two in float32) with no finite value.
 TEST_P(CudaNorms, SoftmaxDecodeRowsOfAPackAThread) {
   TILEOPS_REQUIRE_CUDA();
   const testing::InputEdit spread = [](std::vector<Tensor>& inputs, uint64_t seed) {
@@ -142,13 +188,15 @@ TEST_P(CudaNorms, SoftmaxDecodeRowsOfAPackAThread) {
       }
     }
   };
-  for (int64_t n : {2000, 2048, 4000, 4096}) {
+  for (int64_t n : {2000, 2048, 4000, 4096, 8192, 8200}) {
     for (int64_t rows : {1, 37}) {
       SoftmaxFwdOp soft({.dim = -1});
       LogSoftmaxFwdOp log_soft({.dim = -1});
       const Shape x{rows, n};
       EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam()));
       EXPECT_EQ(soft.last_call()->served_by, "softmax_rows_cuda") << x.str();
+      EXPECT_EQ(soft.kernel_config().ends_with(",one_pack"), fits_one_pack(GetParam(), n))
+          << x.str() << ": " << soft.kernel_config();
       EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam()));
       EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam(), spread));
       EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam(), spread));

@@ -63,21 +63,51 @@ struct RowKernelDecl {
 };
 
 inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth,
-                                  int lanes = 0, int cluster = 0, bool grid = false) {
+                                  int lanes = 0, int cluster = 0, bool grid = false,
+                                  bool one_pack = false) {
   std::vector<KernelConstant> c{
       KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
       KernelConstant::integer("CACHE", depth),        KernelConstant::integer("LANES", lanes),
-      KernelConstant::integer("CLUSTER", cluster),    KernelConstant::boolean("GRID", grid)};
+      KernelConstant::integer("CLUSTER", cluster),    KernelConstant::boolean("GRID", grid),
+      KernelConstant::boolean("ONE_PACK", one_pack)};
   c.insert(c.end(), k.constants.begin(), k.constants.end());
   return KernelSpec(k.file, k.entry, std::move(c));
 }
 
-// Every source a row kernel may run for dtype: wide (16-byte) and scalar access, each cache depth.
+// The one-pack variant of a block-a-row kernel (ONE_PACK, device/rows.cuh OnePackRow): thread i
+// of block r holds pack i of row r and nothing else, so the kernel loads a norm's weight beside
+// the row and reads nothing after its reduction, and holds none of the generic row loop's code:
+// a separate kernel, since the short path inside the generic one made the generic path's rows
+// 0.15-0.45 us slower (docs/perf/h200-verify-2026-12-06).
+inline KernelSpec one_pack_row_kernel_spec(const RowKernelDecl& k, DType dtype) {
+  return row_kernel_spec(k, dtype, wide_vector_width(dtype), 0, 0, 0, false, true);
+}
+
+// The most packs a row of the one-pack variant may have: a block's threads.
+inline constexpr int64_t kOnePackMaxPacks = 1024;
+
+// Whether a call of a block-a-row kernel takes its one-pack variant: the candidate takes one
+// access a thread (per_thread 1: the untuned choice under a wave of rows), the row is whole
+// 16-byte packs (n a multiple of vec, the wide width) and at most kOnePackMaxPacks of them, and
+// every tensor starts on a 16-byte boundary, so that every row does too.
+inline bool takes_one_pack(DType dtype, int vec, int64_t per_thread, int64_t n,
+                           std::span<const Tensor* const> tensors) {
+  if (per_thread != 1 || vec != wide_vector_width(dtype) || n % vec != 0) return false;
+  if (n / vec > kOnePackMaxPacks) return false;
+  for (const Tensor* t : tensors) {
+    if (!aligned16(t->data())) return false;
+  }
+  return true;
+}
+
+// Every source a row kernel may run for dtype: wide (16-byte) and scalar access, each cache depth,
+// and the one-pack variant.
 inline std::vector<KernelSource> row_kernel_variants(const RowKernelDecl& k, DType dtype) {
   std::vector<KernelSource> v;
   for (int vec : {wide_vector_width(dtype), 1}) {
     for (int depth : {0, kRowCache}) v.push_back(row_kernel_spec(k, dtype, vec, depth).source());
   }
+  v.push_back(one_pack_row_kernel_spec(k, dtype).source());
   return v;
 }
 
@@ -94,6 +124,7 @@ class RowKernelSet {
         fns_.push_back(std::make_unique<CudaFunction>(row_kernel_spec(kernel, dtype, vec, depth)));
       }
     }
+    fns_.push_back(std::make_unique<CudaFunction>(one_pack_row_kernel_spec(kernel, dtype)));
   }
   void enter_tuned_mode(const TuneOptions& options) { tuner_.enter_tuned_mode(options); }
 
@@ -113,27 +144,32 @@ class RowKernelSet {
                       [this, device, rows, n, vec, &a](int c, std::span<const Tensor> in,
                                                        std::span<const Tensor> out) {
                         const RowArgs trial(rows, in, out, a.scalars());
-                        enqueue(device, rows, n, vec, c, trial.args());
+                        enqueue(device, rows, n, vec, c, trial);
                       });
     }
-    enqueue(device, rows, n, vec, config, a.args());
+    enqueue(device, rows, n, vec, config, a);
   }
 
-  // The candidate and block size of the last launch, for Kernel::config().
+  // The candidate and block size of the last launch, for Kernel::config(); ",one_pack" when the
+  // one-pack variant ran it.
   std::string last_config() const {
-    return fmt::format("{},block={}", kRowConfigs[last_config_.load()].name(), last_block_.load());
+    return fmt::format("{},block={}{}", kRowConfigs[last_config_.load()].name(), last_block_.load(),
+                       last_one_pack_.load() ? ",one_pack" : "");
   }
 
  private:
-  // Launches candidate `config` with one block per row and records it for last_config().
-  void enqueue(int device, int64_t rows, int64_t n, int vec, int config,
-               std::span<void* const> args) {
+  // Launches candidate `config` with one block per row and records it for last_config(): the
+  // one-pack variant where the call allows it (takes_one_pack), with a thread a pack.
+  void enqueue(int device, int64_t rows, int64_t n, int vec, int config, const RowArgs& a) {
     const RowConfig& rc = kRowConfigs[config];
-    const unsigned block = row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
+    const bool one_pack = takes_one_pack(dtype_, vec, rc.per_thread, n, a.tensors());
+    const unsigned block = one_pack ? row_block_threads(n, vec, 1, false)
+                                    : row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
     last_config_.store(config, std::memory_order_relaxed);
     last_block_.store(block, std::memory_order_relaxed);
-    CUfunction fn = fns_[(vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0)]->get(device);
-    launch(fn, device, static_cast<unsigned>(rows), 1, block, 0, args);
+    last_one_pack_.store(one_pack, std::memory_order_relaxed);
+    const size_t index = one_pack ? 4 : (vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0);
+    launch(fns_[index]->get(device), device, static_cast<unsigned>(rows), 1, block, 0, a.args());
   }
 
   // The config for a call in tuned mode: settled once per (dtype, rows, n, vec) on scratch
@@ -167,6 +203,7 @@ class RowKernelSet {
   tuning::Tuner tuner_;
   std::atomic<int> last_config_{0};
   std::atomic<unsigned> last_block_{0};
+  std::atomic<bool> last_one_pack_{false};
 };
 
 }  // namespace tileops::cuda

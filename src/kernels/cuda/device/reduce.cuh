@@ -1,7 +1,6 @@
-// Warp and block reductions, templated on the operation: Sum, Max, Moments, or any type with
+// Warp and block reductions, templated on the operation: Sum, Max, or any type with
 // `static V apply(V, V)` and `static V identity()` for a value type V that shfl_xor moves (float,
-// float2 such as a softmax's running (max, sum) pair, float3 such as Moments' triple, double,
-// double2).
+// float2 such as a softmax's running (max, sum) pair, double, double2).
 #pragma once
 
 #include "device/numeric.cuh"
@@ -17,29 +16,11 @@ struct Max {
   __device__ static float apply(float a, float b) { return fmaxf(a, b); }
 };
 
-// (count, mean, sum of squared deviations from the mean) of a set of values, merged as Chan,
-// Golub and LeVeque's parallel variance: one reduction gives a mean and a centred variance
-// without the cancellation of a sum of squares. apply is symmetric to the last bit (a weighted
-// mean, not mean_a + delta * share_b), so the two lanes of a shuffle get the same value and every
-// thread of a reduction gets one result.
-struct Moments {
-  __device__ static float3 identity() { return make_float3(0.0f, 0.0f, 0.0f); }
-  __device__ static float3 apply(float3 a, float3 b) {
-    const float n = a.x + b.x;
-    if (n == 0.0f) return a;
-    const float inv = 1.0f / n, d = b.y - a.y;
-    return make_float3(n, (a.x * a.y + b.x * b.y) * inv, (a.z + b.z) + d * d * (a.x * b.x) * inv);
-  }
-};
-
 __device__ __forceinline__ float shfl_xor(float v, int lane_mask) {
   return __shfl_xor_sync(0xffffffffu, v, lane_mask);
 }
 __device__ __forceinline__ float2 shfl_xor(float2 v, int lane_mask) {
   return make_float2(shfl_xor(v.x, lane_mask), shfl_xor(v.y, lane_mask));
-}
-__device__ __forceinline__ float3 shfl_xor(float3 v, int lane_mask) {
-  return make_float3(shfl_xor(v.x, lane_mask), shfl_xor(v.y, lane_mask), shfl_xor(v.z, lane_mask));
 }
 __device__ __forceinline__ double shfl_xor(double v, int lane_mask) {
   return __shfl_xor_sync(0xffffffffu, v, lane_mask);

@@ -158,24 +158,32 @@ struct RowSpan {
   }
 };
 
-// Whether a row's body is all of it (no head, no tail) and each thread of the block holds at most
-// one pack of it: one block a row over a decode-sized row (a block per_thread = 1 sizes to the
-// row's packs). The norms then load the weight beside the row, so that nothing is read after the
-// reduction: the weight's L2 round trip and the row's second read leave the row's critical path
-// (docs/perf/h200-decode-rows-2026-12-06). The same for every thread of the block. A kernel whose
-// short path uses what only a block-a-row slot supports (a float3 reduction) puts it under
-// `if constexpr (block_a_row<...>)` so that it is not instantiated for the other slots.
-template <int LANES, int CLUSTER, bool GRID>
-inline constexpr bool block_a_row = LANES == 0 && CLUSTER == 0 && !GRID;
+// A row of the one-pack variant of a block-a-row kernel (ONE_PACK; the host launches it only
+// where takes_one_pack holds, common/row_tuning.hpp): row blockIdx.x of n elements, whole 16-byte
+// packs on a 16-byte boundary, a block of at least as many threads as the row has packs. Thread
+// i holds pack i of the row, or none (`mine` false) past its end. Nothing is read after the
+// reduction: a norm loads its weight beside the row, so the weight's L2 round trip and the row's
+// second read leave the row's critical path (docs/perf/h200-decode-rows-2026-12-06).
+template <typename T, int VEC>
+struct OnePackRow {
+  using P = Pack<T, VEC>;
+  i64 first;  // the row's first pack
+  int i = threadIdx.x;
+  bool mine;
 
-template <int LANES, int CLUSTER, bool GRID, typename T, int VEC>
-__device__ __forceinline__ bool one_pack_a_thread(const RowSpan<T, VEC>& span, i64 len) {
-  if constexpr (block_a_row<LANES, CLUSTER, GRID>) {
-    return span.head == 0 && span.packs * VEC == len && span.packs <= (i64)blockDim.x;
-  } else {
-    return false;
+  __device__ __forceinline__ explicit OnePackRow(i64 n)
+      : first((i64)blockIdx.x * (n / VEC)), mine(threadIdx.x < n / VEC) {}
+  // This thread's pack of a row tensor, and of a per-column one (a norm's weight or bias).
+  __device__ __forceinline__ P load(const T* rows) const {
+    return reinterpret_cast<const P*>(rows)[first + i];
   }
-}
+  __device__ __forceinline__ P load_column(const T* column) const {
+    return reinterpret_cast<const P*>(column)[i];
+  }
+  __device__ __forceinline__ void store(T* rows, const P& p) const {
+    reinterpret_cast<P*>(rows)[first + i] = p;
+  }
+};
 
 template <typename T, int VEC, int CACHE>
 struct RowCache {

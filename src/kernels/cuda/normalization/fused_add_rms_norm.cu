@@ -3,8 +3,9 @@
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot); the rounded sums kept in registers (up to CACHE packs per thread; longer rows
 // re-read residual_out, which these threads wrote before the reduction), in 16-byte packs from
-// the row's first 16-byte boundary (RowSpan); a row of at most a pack a thread loads its weight
-// beside it (one_pack_a_thread). Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID.
+// the row's first 16-byte boundary (RowSpan). ONE_PACK: a block a row of at most a pack a
+// thread, the weight loaded beside the row (OnePackRow). Prelude: T, VEC, CACHE, LANES, CLUSTER,
+// GRID, ONE_PACK.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
@@ -16,6 +17,25 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
                               GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
+  if constexpr (ONE_PACK) {
+    const OnePackRow<T, VEC> row(n);
+    P s{}, g{};
+    float ss = 0.0f;
+    if (row.mine) {
+      const P a = row.load(x), r = row.load(residual);
+      g = row.load_column(w);
+      s = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
+      row.store(residual_out, s);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) ss += to_float(s.v[k]) * to_float(s.v[k]);
+    }
+    const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
+    if (row.mine) {
+      row.store(
+          y, make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); }));
+    }
+    return;
+  }
   RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const i64 off = slot.row * n;
@@ -24,25 +44,6 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
   const P* rp = span.packs_of(residual + off);
   P* op = span.packs_of(residual_out + off);
   P* yp = span.packs_of(y + off);
-  if (one_pack_a_thread<LANES, CLUSTER, GRID>(span, len)) {
-    const int i = threadIdx.x;
-    const bool mine = i < span.packs;
-    P s{}, g{};
-    float ss = 0.0f;
-    if (mine) {
-      const P a = xp[i], r = rp[i];
-      g = reinterpret_cast<const P*>(w)[i];
-      s = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
-      op[i] = s;
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) ss += to_float(s.v[k]) * to_float(s.v[k]);
-    }
-    const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
-    if (mine) {
-      yp[i] = make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); });
-    }
-    return;
-  }
   prefetch_row_columns(slot, span, w);
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float ss = 0.0f;

@@ -2,9 +2,8 @@
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot); the row is kept in registers (up to CACHE packs per thread) for the mean, the
 // centred variance and the output, in 16-byte packs from its first 16-byte boundary (RowSpan).
-// A row of at most a pack a thread (one_pack_a_thread) loads its weight and bias beside it and
-// takes its mean and variance from one reduction of Moments. Prelude: T, VEC, CACHE, LANES,
-// CLUSTER, GRID.
+// ONE_PACK: a block a row of at most a pack a thread, the weight and bias loaded beside the row
+// (OnePackRow), the same two reductions. Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID, ONE_PACK.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
@@ -15,48 +14,43 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
                       GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
+  if constexpr (ONE_PACK) {
+    const OnePackRow<T, VEC> row(n);
+    P p{}, g{}, h{};
+    float sum = 0.0f;
+    if (row.mine) {
+      p = row.load(x);
+      g = row.load_column(w);
+      h = row.load_column(b);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
+    }
+    const float mean = block_reduce<Sum>(sum, scratch) / (float)n;
+    float sq = 0.0f;
+    if (row.mine) {
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) {
+        const float d = to_float(p.v[k]) - mean;
+        sq += d * d;
+      }
+    }
+    const float inv = rsqrtf(block_reduce<Sum>(sq, scratch) / (float)n + eps);
+    if (row.mine) {
+      row.store(y, make_pack<T, VEC>([&](int k) {
+                  return (to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]);
+                }));
+    }
+    return;
+  }
   RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
   T* ys = y + slot.row * n;
   const RowSpan<T, VEC> span(xs, len);
-  const P* xr = span.packs_of(xs);
-  P* yr = span.packs_of(ys);
-  if constexpr (block_a_row<LANES, CLUSTER, GRID>) {
-    if (one_pack_a_thread<LANES, CLUSTER, GRID>(span, len)) {
-      __shared__ float3 moments_scratch[32];
-      const int i = threadIdx.x;
-      const bool mine = i < span.packs;
-      P p{}, g{}, h{};
-      float3 mine_moments = Moments::identity();
-      if (mine) {
-        p = xr[i];
-        g = reinterpret_cast<const P*>(w)[i];
-        h = reinterpret_cast<const P*>(b)[i];
-        float sum = 0.0f;
-#pragma unroll
-        for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
-        const float m = sum / (float)VEC;
-        float sq = 0.0f;
-#pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-          const float d = to_float(p.v[k]) - m;
-          sq += d * d;
-        }
-        mine_moments = make_float3((float)VEC, m, sq);
-      }
-      const float3 all = slot.template reduce<Moments>(mine_moments, moments_scratch);
-      const float mean = all.y, inv = rsqrtf(all.z / (float)n + eps);
-      if (mine) {
-        yr[i] = make_pack<T, VEC>([&](int k) {
-          return (to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]);
-        });
-      }
-      return;
-    }
-  }
   prefetch_row_columns(slot, span, w);
   prefetch_row_columns(slot, span, b);
+  const P* xr = span.packs_of(xs);
+  P* yr = span.packs_of(ys);
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float sum = 0.0f;

@@ -1,10 +1,10 @@
 // RMSNorm over rows of n elements: one block a row, a group of LANES lanes a row (several rows a
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot). Each thread keeps up to CACHE packs of its row in registers, so the row is read
-// from memory once; packs beyond CACHE * stride (very long rows) are re-read. A row of at most a
-// pack a thread loads its weight beside it (one_pack_a_thread). Rows of any width
-// move in 16-byte packs from their first 16-byte boundary (RowSpan). Prelude: T, VEC, CACHE,
-// LANES, CLUSTER, GRID.
+// from memory once; packs beyond CACHE * stride (very long rows) are re-read. Rows of any width
+// move in 16-byte packs from their first 16-byte boundary (RowSpan). ONE_PACK: a block a row of
+// at most a pack a thread, the weight loaded beside the row (OnePackRow). Prelude: T, VEC, CACHE,
+// LANES, CLUSTER, GRID, ONE_PACK.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
@@ -14,6 +14,23 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
                     float eps, i64 rows, GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
+  if constexpr (ONE_PACK) {
+    const OnePackRow<T, VEC> row(n);
+    P p{}, g{};
+    float ss = 0.0f;
+    if (row.mine) {
+      p = row.load(x);
+      g = row.load_column(w);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) ss += to_float(p.v[k]) * to_float(p.v[k]);
+    }
+    const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
+    if (row.mine) {
+      row.store(
+          y, make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); }));
+    }
+    return;
+  }
   RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
@@ -21,23 +38,6 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
   const RowSpan<T, VEC> span(xs, len);
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
-  if (one_pack_a_thread<LANES, CLUSTER, GRID>(span, len)) {
-    const int i = threadIdx.x;
-    const bool mine = i < span.packs;
-    P p{}, g{};
-    float ss = 0.0f;
-    if (mine) {
-      p = xr[i];
-      g = reinterpret_cast<const P*>(w)[i];
-#pragma unroll
-      for (int k = 0; k < VEC; ++k) ss += to_float(p.v[k]) * to_float(p.v[k]);
-    }
-    const float inv = rsqrtf(slot.template reduce<Sum>(ss, scratch) / (float)n + eps);
-    if (mine) {
-      yr[i] = make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); });
-    }
-    return;
-  }
   prefetch_row_columns(slot, span, w);
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);

@@ -86,22 +86,19 @@ struct SoftmaxOut {
   }
 };
 
-// A row of at most a pack a thread (one_pack_a_thread): thread i < packs holds pack i. Each
-// thread keeps its exponentials against its own max, so that after the one (max, sum) reduction
-// its outputs are those exponentials times exp(m_thread - m_row) / sum: one exponential a thread
-// after the reduction instead of one an element. log_softmax needs only the row's (max, sum).
-// 16-bit outputs take the exponentials from the special-function unit (SoftmaxOut's FAST),
-// float32 from expf. `reduce(ms, scratch)` is the block's OnlineMerge reduction.
-template <bool LOG_SOFTMAX, typename T, int VEC, typename Reduce>
-__device__ __forceinline__ void one_pack_softmax(const Pack<T, VEC>* xr, Pack<T, VEC>* yr,
-                                                 i64 packs, float2* scratch, Reduce reduce) {
+// A row of the one-pack variant (OnePackRow): each thread keeps its exponentials against its own
+// max, so that after the one (max, sum) reduction its outputs are those exponentials times
+// exp(m_thread - m_row) / sum: one exponential a thread after the reduction instead of one an
+// element. log_softmax needs only the row's (max, sum). 16-bit outputs take the exponentials
+// from the special-function unit (SoftmaxOut's FAST), float32 from expf.
+template <bool LOG_SOFTMAX, typename T, int VEC>
+__device__ __forceinline__ void one_pack_softmax(const OnePackRow<T, VEC>& row, const T* x, T* y,
+                                                 float2* scratch) {
   constexpr bool kFast = LOG_SOFTMAX || sizeof(T) < 4;
-  const int i = threadIdx.x;
-  const bool mine = i < packs;
   float v[VEC], e[VEC];
   float m = Max::identity(), s = 0.0f;
-  if (mine) {
-    const Pack<T, VEC> p = xr[i];
+  if (row.mine) {
+    const Pack<T, VEC> p = row.load(x);
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       v[k] = to_float(p.v[k]);
@@ -128,14 +125,14 @@ __device__ __forceinline__ void one_pack_softmax(const Pack<T, VEC>* xr, Pack<T,
     }
     s = sum[0];
   }
-  const float2 row = reduce(make_float2(m, s), scratch);
-  if (!mine) return;
+  const float2 all = block_reduce<OnlineMerge>(make_float2(m, s), scratch);
+  if (!row.mine) return;
   if constexpr (LOG_SOFTMAX) {
-    const float shift = row.x + logf(row.y);
-    yr[i] = make_pack<T, VEC>([&](int k) { return v[k] - shift; });
+    const float shift = all.x + logf(all.y);
+    row.store(y, make_pack<T, VEC>([&](int k) { return v[k] - shift; }));
   } else {
-    const float scale = (kFast ? exp2_approx((m - row.x) * kLog2e) : expf(m - row.x)) / row.y;
-    yr[i] = make_pack<T, VEC>([&](int k) { return e[k] * scale; });
+    const float scale = (kFast ? exp2_approx((m - all.x) * kLog2e) : expf(m - all.x)) / all.y;
+    row.store(y, make_pack<T, VEC>([&](int k) { return e[k] * scale; }));
   }
 }
 

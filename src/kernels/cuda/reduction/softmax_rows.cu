@@ -2,9 +2,9 @@
 // a group of LANES lanes a row (several rows a block), or with GRID a cooperative grid's column of
 // blocks a row (few long rows: softmax_grid_cuda). The first pass loads up to CACHE packs per
 // thread into registers and takes their (max, sum) (row_state), then the output pass; rows of
-// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). A decode row of at
-// most a pack a thread takes one_pack_softmax. Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID, LOG
-// (log_softmax when true).
+// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). ONE_PACK: a block
+// a row of at most a pack a thread (one_pack_softmax). Prelude: T, VEC, CACHE, LANES, CLUSTER,
+// GRID, ONE_PACK, LOG (log_softmax when true).
 #include "device/rows.cuh"
 #include "reduction/online_softmax.cuh"
 
@@ -15,6 +15,10 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
                         GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float2 scratch[32];
+  if constexpr (ONE_PACK) {
+    one_pack_softmax<LOG>(OnePackRow<T, VEC>(n), x, y, scratch);
+    return;
+  }
   RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
   const i64 len = slot.live ? n : 0;
   const T* xs = x + slot.row * n;
@@ -22,14 +26,6 @@ extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
   const RowSpan<T, VEC> span(xs, len);
   const P* xr = span.packs_of(xs);
   P* yr = span.packs_of(ys);
-  if constexpr (block_a_row<LANES, CLUSTER, GRID>) {
-    if (one_pack_a_thread<LANES, CLUSTER, GRID>(span, len)) {
-      one_pack_softmax<LOG>(xr, yr, span.packs, scratch, [&](float2 ms, float2* s) {
-        return slot.template reduce<OnlineMerge>(ms, s);
-      });
-      return;
-    }
-  }
   auto read = [&](i64 i) { return xr[i]; };
   RowCache<T, VEC, CACHE> row(slot.lane, slot.stride);
   float2 ms = row_state(row, slot.begin(span.packs), slot.end(span.packs), read);
