@@ -262,8 +262,11 @@ TEST_P(CudaTensorCoreGemm, SplitKReplaysUnderAGraph) {
     graph.end_capture();
     graph.replay();
     graph.replay();  // the counters must be zeroed again for the second replay
+    // While `stream` is current: it is non-blocking, so a synchronize of the legacy default
+    // stream after the guard would not wait for the replays, and the copy below could read the
+    // output before they write it (every element still poisoned, as one H100 run saw).
+    cuda::synchronize(0);
   }
-  cuda::synchronize(0);
   const Tensor x = testing::host_copy(eager), y = testing::host_copy(replayed);
   const auto* xe = static_cast<const uint16_t*>(x.data());
   const auto* ye = static_cast<const uint16_t*>(y.data());

@@ -38,7 +38,11 @@ class TILEOPS_API StreamGuard {
   int device_;
   StreamHandle previous_;
 };
+// A new stream on device that does not synchronize with the legacy default stream.
 TILEOPS_API StreamHandle create_stream(int device);
+// Waits for the work enqueued on the device's current stream (StreamGuard's, else the legacy
+// default stream), not for other streams: work on a stream from create_stream is waited for only
+// while that stream is current.
 TILEOPS_API void synchronize(int device);
 
 // Copies src into dst (same shape and dtype, both contiguous), between any of host and device.
