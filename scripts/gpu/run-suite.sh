@@ -21,7 +21,15 @@ for ((i = 0; i < shards; i++)); do
   pids+=($!)
 done
 for i in "${!pids[@]}"; do
-  wait "${pids[$i]}" || status=1
+  wait "${pids[$i]}"
+  rc=$?
+  [ "$rc" -eq 0 ] || status=1
+  # A shard cut off by its timeout leaves its remaining tests unrun, which the OK count alone hides.
+  if [ "$rc" -eq 124 ]; then
+    echo "shard $i: timed out after ${STEP_TIMEOUT:-400} s in" \
+      "$(grep '^\[ RUN' "$out/cuda-tests-$i.log" | tail -1 | cut -c14-); it and the shard's" \
+      "later tests did not finish"
+  fi
   grep -E '^\[  (PASSED|FAILED|SKIPPED) |FAILED|Failure|error' "$out/cuda-tests-$i.log" | head -20
 done
 cat "$out"/cuda-tests-*.log >"$out/cuda-tests.log" && rm -f "$out"/cuda-tests-*.log
