@@ -8,10 +8,10 @@ are torch.profiler kernel records with the L2 flushed before each call (gemm_ben
 of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
 (docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
 docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05),
-`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06), `narrow-n` (docs/perf/h200-verify-2026-12-06). cuBLAS is torch.matmul, or torch.bmm for
-the batched rows.
+`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06), `narrow-n` (docs/perf/h200-verify-2026-12-06).
+cuBLAS is torch.matmul, or torch.bmm for the batched rows.
 
-    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split] [--tiles T,T,...|all] [--out DIR]
+    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split|deep-k|narrow-n] [--tiles T,T,...|all] [--out DIR]
 """
 import argparse
 import json
