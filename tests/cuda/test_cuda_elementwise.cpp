@@ -40,6 +40,34 @@ TEST_P(CudaElementwise, GeluAndMulAndGeluTanhAndMul) {
   }
 }
 
+// Rows of 1024 outputs or more off the 16-byte pack take the staged kernel: each of its spans
+// (gate, up, output) starts at its own offset from a 16-byte boundary, rows span several chunks
+// of a block (4096 columns in 16-bit types, 2048 in float32), and the last chunk is partial.
+TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
+  TILEOPS_REQUIRE_CUDA();
+  SiluAndMulFwdOp silu;
+  GeluAndMulFwdOp gelu;
+  GeluTanhAndMulFwdOp gelu_tanh;
+  for (Op* op : std::initializer_list<Op*>{&silu, &gelu, &gelu_tanh}) {
+    const std::string staged = std::string(op->name() == silu.name()   ? "silu"
+                                           : op->name() == gelu.name() ? "gelu"
+                                                                       : "gelu_tanh") +
+                               "_and_mul_staged_cuda";
+    for (const Shape& x : {Shape{1, 2 * 1025}, Shape{3, 2 * 4095}, Shape{2, 2 * 4097},
+                           Shape{5, 2 * 12289}, Shape{1000, 2 * 1027}, Shape{4, 33, 2 * 3001}}) {
+      for (bool misaligned : {false, true}) {
+        EXPECT_TRUE(cuda_matches_reference(*op, {x}, GetParam(), misaligned))
+            << op->name() << " " << x.str() << (misaligned ? " misaligned" : "");
+        ASSERT_TRUE(op->last_call().has_value());
+        EXPECT_EQ(op->last_call()->served_by, staged) << x.str();
+      }
+    }
+    // Narrower rows stay with the flat kernel.
+    EXPECT_TRUE(cuda_matches_reference(*op, {Shape{9, 2 * 1023}}, GetParam()));
+    EXPECT_NE(op->last_call()->served_by, staged);
+  }
+}
+
 TEST_P(CudaElementwise, AddSameShapeAndBroadcast) {
   TILEOPS_REQUIRE_CUDA();
   AddFwdOp op;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <string>
 #include <tuple>
 
 #include "support/cuda_support.hpp"
@@ -34,20 +35,35 @@ TEST_P(CudaNorms, LayerNorm) {
       cuda_matches_reference(op, {Shape{3, 4096}, Shape{4096}, Shape{4096}}, GetParam(), true));
 }
 
-// Whether a row of n elements of dtype fits the one-pack variant of a block-a-row kernel: whole
-// 16-byte packs, at most 1024 (takes_one_pack; the calls here have fewer rows than SMs and
-// aligned tensors).
-bool fits_one_pack(DType dtype, int64_t n) {
+// The kernel_config() suffix of a block-a-row call over a row of n elements of dtype: a
+// register-row variant of 1 pack a thread for whole 16-byte packs up to 1024, of 2 up to 2048,
+// else none (register_row_packs; the calls here have fewer rows than SMs and aligned tensors).
+std::string register_row_suffix(DType dtype, int64_t n) {
   const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
-  return n % vec == 0 && n / vec <= 1024;
+  if (n % vec != 0 || n / vec > 2048) return "";
+  return n / vec <= 1024 ? ",register_row=1" : ",register_row=2";
+}
+
+// Whether config (a row kernel's kernel_config()) names the variant expected_suffix names.
+::testing::AssertionResult takes_expected_variant(const std::string& config,
+                                                  const std::string& expected_suffix) {
+  const bool register_row = config.find(",register_row=") != std::string::npos;
+  if (expected_suffix.empty() ? !register_row : config.ends_with(expected_suffix)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << config << " (expected "
+         << (expected_suffix.empty() ? "no register row" : expected_suffix) << ")";
 }
 
 // Rows far from zero against their spread: a variance taken as E[x^2] - E[x]^2 in float loses it
 // to cancellation; the centred one keeps it, to the float32 rounding of the mean (which is why
 // the centre is 16 in float32, where the tolerance is 1e-5; 1000 in float16, whose spacing there
-// is 0.5; 256 +- 4 in bfloat16, whose spacing there is 2). The widths give the one-pack variant
-// with every thread busy (2048 and 4096 in float32, 4096 and 8192 in 16-bit types), with idle
-// threads (2000, 4000, 4104), and the generic kernel (8200, 16384, and 1003, off the pack).
+// is 0.5; 256 +- 4 in bfloat16, whose spacing there is 2). The widths give the register-row
+// variants with every thread busy (2048 and 4096 in float32, 4096 and 8192 in 16-bit types, one
+// pack a thread; 8192 in float32 and 16384 in 16-bit types, two), with idle threads (2000, 4000,
+// 4104; 8200, 12000, 12288), and the generic kernel (16392 past two packs of a block of 1024;
+// 1003, off the pack; float32 rows past 8192).
 TEST_P(CudaNorms, LayerNormKeepsTheVarianceOfRowsFarFromZero) {
   TILEOPS_REQUIRE_CUDA();
   const DType dtype = GetParam();
@@ -57,46 +73,50 @@ TEST_P(CudaNorms, LayerNormKeepsTheVarianceOfRowsFarFromZero) {
     inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, centre - spread,
                               centre + spread);
   };
-  for (int64_t n : {2000, 2048, 4000, 4096, 4104, 8192, 8200, 16384, 1003}) {
+  for (int64_t n : {2000, 2048, 4000, 4096, 4104, 8192, 8200, 12000, 12288, 16384, 16392, 1003}) {
     LayerNormFwdOp op({.normalized_shape = {n}});
     for (int64_t rows : {1, 37}) {
       EXPECT_TRUE(
           cuda_matches_reference(op, {Shape{rows, n}, Shape{n}, Shape{n}}, dtype, far_from_zero));
       if (op.last_call()->served_by == "layer_norm_cuda") {
-        EXPECT_EQ(op.kernel_config().ends_with(",one_pack"), fits_one_pack(dtype, n))
-            << rows << "x" << n << ": " << op.kernel_config();
+        EXPECT_TRUE(takes_expected_variant(op.kernel_config(), register_row_suffix(dtype, n)))
+            << rows << "x" << n;
       }
     }
   }
 }
 
-// Every block-a-row kernel runs its one-pack variant on a decode row of whole packs up to a
-// block, and its generic kernel on a misaligned call and on a wave of rows or more.
-TEST_P(CudaNorms, DecodeRowsTakeTheOnePackVariant) {
+// Every block-a-row kernel runs a register-row variant on a decode row of whole packs up to two
+// packs a thread of a block, and its generic kernel on a misaligned call and on a wave of rows
+// or more: rows of 4096 (one pack a thread) and 12288 (two: a block of 768 in 16-bit types; in
+// float32 past 8192, the generic kernel).
+TEST_P(CudaNorms, DecodeRowsTakeTheRegisterRowVariant) {
   TILEOPS_REQUIRE_CUDA();
   const DType dtype = GetParam();
-  const int64_t n = 4096, many = 4 * read_device_facts(Device::cuda(0)).sm_count;
-  RMSNormFwdOp rms({.normalized_shape = {n}});
-  LayerNormFwdOp ln({.normalized_shape = {n}});
-  FusedAddRMSNormFwdOp fused;
-  SoftmaxFwdOp soft({.dim = -1});
-  LogSoftmaxFwdOp log_soft({.dim = -1});
-  struct Case {
-    int64_t rows;
-    bool misaligned, one_pack;
-  };
-  for (const Case& c : {Case{1, false, true}, Case{7, false, true}, Case{1, true, false},
-                        Case{many, false, false}}) {
-    const Shape x{c.rows, n}, w{n};
-    EXPECT_TRUE(cuda_matches_reference(rms, {x, w}, dtype, c.misaligned));
-    EXPECT_TRUE(cuda_matches_reference(ln, {x, w, w}, dtype, c.misaligned));
-    EXPECT_TRUE(cuda_matches_reference(fused, {x, x, w}, dtype, c.misaligned));
-    EXPECT_TRUE(cuda_matches_reference(soft, {x}, dtype, c.misaligned));
-    EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, dtype, c.misaligned));
-    for (Op* op : std::initializer_list<Op*>{&rms, &ln, &fused, &soft, &log_soft}) {
-      EXPECT_EQ(op->kernel_config().ends_with(",one_pack"), c.one_pack)
-          << op->name() << " " << x.str() << (c.misaligned ? " misaligned: " : ": ")
-          << op->kernel_config();
+  const int64_t many = 4 * read_device_facts(Device::cuda(0)).sm_count;
+  for (int64_t n : {4096, 12288}) {
+    RMSNormFwdOp rms({.normalized_shape = {n}});
+    LayerNormFwdOp ln({.normalized_shape = {n}});
+    FusedAddRMSNormFwdOp fused;
+    SoftmaxFwdOp soft({.dim = -1});
+    LogSoftmaxFwdOp log_soft({.dim = -1});
+    struct Case {
+      int64_t rows;
+      bool misaligned, register_row;
+    };
+    for (const Case& c : {Case{1, false, true}, Case{7, false, true}, Case{1, true, false},
+                          Case{many, false, false}}) {
+      const Shape x{c.rows, n}, w{n};
+      EXPECT_TRUE(cuda_matches_reference(rms, {x, w}, dtype, c.misaligned));
+      EXPECT_TRUE(cuda_matches_reference(ln, {x, w, w}, dtype, c.misaligned));
+      EXPECT_TRUE(cuda_matches_reference(fused, {x, x, w}, dtype, c.misaligned));
+      EXPECT_TRUE(cuda_matches_reference(soft, {x}, dtype, c.misaligned));
+      EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, dtype, c.misaligned));
+      const std::string expected = c.register_row ? register_row_suffix(dtype, n) : "";
+      for (Op* op : std::initializer_list<Op*>{&rms, &ln, &fused, &soft, &log_soft}) {
+        EXPECT_TRUE(takes_expected_variant(op->kernel_config(), expected))
+            << op->name() << " " << x.str() << (c.misaligned ? " misaligned" : "");
+      }
     }
   }
 }
@@ -163,12 +183,15 @@ TEST_P(CudaNorms, SoftmaxRowsAndOtherDims) {
   EXPECT_TRUE(cuda_matches_reference(log_last, {Shape{2, 300000}}, GetParam()));
 }
 
-// Decode rows of the one-pack variant take one_pack_softmax (each thread's exponentials kept
-// against its own max, rescaled after the reduction): every thread busy at 2048 and 4096 in
-// float32 and 4096 and 8192 in 16-bit types, idle threads at 2000 and 4000; 8200 takes the
-// generic kernel. Values over [-40, 40] put the threads' maxima far apart; the first 16 elements
-// of each row at -inf leave a thread (two in float32) with no finite value.
-TEST_P(CudaNorms, SoftmaxDecodeRowsOfAPackAThread) {
+// Decode rows of the register-row variants take register_row_softmax (each thread's
+// exponentials kept against its own max, rescaled after the reduction): one pack a thread with
+// every thread busy at 2048 and 4096 in float32 and 4096 and 8192 in 16-bit types, idle threads
+// at 2000 and 4000; two packs a thread at 8200 and 12288 in 16-bit types and 8192 in float32
+// (the generic kernel for float32 past it). Values over [-40, 40] put the threads' maxima far
+// apart; 16 elements at -inf from the start of each row and from its middle pack leave a thread
+// (two in float32) with no finite value where a thread's two packs are half a row apart (12288
+// in 16-bit types, 8192 in float32), and a thread with one infinite pack elsewhere.
+TEST_P(CudaNorms, SoftmaxDecodeRowsHeldInRegisters) {
   TILEOPS_REQUIRE_CUDA();
   const testing::InputEdit spread = [](std::vector<Tensor>& inputs, uint64_t seed) {
     inputs[0] = random_tensor(inputs[0].shape(), inputs[0].dtype(), seed ^ 0x5eedu, -40.0, 40.0);
@@ -177,26 +200,29 @@ TEST_P(CudaNorms, SoftmaxDecodeRowsOfAPackAThread) {
     spread(inputs, seed);
     Tensor& x = inputs[0];
     const int64_t n = x.size(-1);
+    const int64_t middle = n / 2 - (n / 2) % 8;
     for (int64_t r = 0; r < x.numel() / n; ++r) {
-      for (int64_t j = 0; j < 16; ++j) {
-        const int64_t at = r * n + j;
-        if (x.dtype() == DType::kFloat32) {
-          x.data_as<float>()[at] = -std::numeric_limits<float>::infinity();
-        } else {
-          x.data_as<uint16_t>()[at] = x.dtype() == DType::kBFloat16 ? 0xff80u : 0xfc00u;
+      for (int64_t start : {int64_t{0}, middle}) {
+        for (int64_t j = start; j < start + 16; ++j) {
+          const int64_t at = r * n + j;
+          if (x.dtype() == DType::kFloat32) {
+            x.data_as<float>()[at] = -std::numeric_limits<float>::infinity();
+          } else {
+            x.data_as<uint16_t>()[at] = x.dtype() == DType::kBFloat16 ? 0xff80u : 0xfc00u;
+          }
         }
       }
     }
   };
-  for (int64_t n : {2000, 2048, 4000, 4096, 8192, 8200}) {
+  for (int64_t n : {2000, 2048, 4000, 4096, 8192, 8200, 12288}) {
     for (int64_t rows : {1, 37}) {
       SoftmaxFwdOp soft({.dim = -1});
       LogSoftmaxFwdOp log_soft({.dim = -1});
       const Shape x{rows, n};
       EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam()));
       EXPECT_EQ(soft.last_call()->served_by, "softmax_rows_cuda") << x.str();
-      EXPECT_EQ(soft.kernel_config().ends_with(",one_pack"), fits_one_pack(GetParam(), n))
-          << x.str() << ": " << soft.kernel_config();
+      EXPECT_TRUE(takes_expected_variant(soft.kernel_config(), register_row_suffix(GetParam(), n)))
+          << x.str();
       EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam()));
       EXPECT_TRUE(cuda_matches_reference(soft, {x}, GetParam(), spread));
       EXPECT_TRUE(cuda_matches_reference(log_soft, {x}, GetParam(), spread));

@@ -11,8 +11,10 @@ class RMSNormCuda : public ::testing::TestWithParam<DType> {};
 
 TEST_P(RMSNormCuda, MatchesReferenceAcrossShapes) {
   TILEOPS_REQUIRE_CUDA();
-  // 4096 and 8192 take a pack a thread (one_pack_a_thread), 4104 with idle threads in the block.
-  for (int64_t n : {4096, 4104, 8192, 16384, 1003, 7, 1}) {
+  // Few rows of whole packs take a register-row variant: 4096 and 8192 a pack a thread (8192 two
+  // in float32), 4104 with idle threads in the block, 12296 and 16384 two packs a thread in
+  // 16-bit types (float32: the generic kernel).
+  for (int64_t n : {4096, 4104, 8192, 12296, 16384, 1003, 7, 1}) {
     for (int64_t rows : {1, 5, 2048}) {
       RMSNormFwdOp op({.normalized_shape = {n}});
       EXPECT_TRUE(cuda_matches_reference(op, {Shape{rows, n}, Shape{n}}, GetParam()));

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -64,50 +65,69 @@ struct RowKernelDecl {
 
 inline KernelSpec row_kernel_spec(const RowKernelDecl& k, DType dtype, int vec, int depth,
                                   int lanes = 0, int cluster = 0, bool grid = false,
-                                  bool one_pack = false) {
+                                  int packs = 0) {
   std::vector<KernelConstant> c{
       KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
       KernelConstant::integer("CACHE", depth),        KernelConstant::integer("LANES", lanes),
       KernelConstant::integer("CLUSTER", cluster),    KernelConstant::boolean("GRID", grid),
-      KernelConstant::boolean("ONE_PACK", one_pack)};
+      KernelConstant::integer("PACKS", packs)};
   c.insert(c.end(), k.constants.begin(), k.constants.end());
   return KernelSpec(k.file, k.entry, std::move(c));
 }
 
-// The one-pack variant of a block-a-row kernel (ONE_PACK, device/rows.cuh OnePackRow): thread i
-// of block r holds pack i of row r and nothing else, so the kernel loads a norm's weight beside
-// the row and reads nothing after its reduction, and holds none of the generic row loop's code:
-// a separate kernel, since the short path inside the generic one made the generic path's rows
-// 0.15-0.45 us slower (docs/perf/h200-verify-2026-12-06).
-inline KernelSpec one_pack_row_kernel_spec(const RowKernelDecl& k, DType dtype) {
-  return row_kernel_spec(k, dtype, wide_vector_width(dtype), 0, 0, 0, false, true);
+// The register-row variants of a block-a-row kernel (PACKS, device/rows.cuh RegisterRow): thread
+// i of block r holds packs i + j * blockDim.x (j < PACKS) of row r and nothing else, so the
+// kernel loads a norm's weight beside the row and reads nothing after its reduction, and holds
+// none of the generic row loop's code: a separate kernel, since the short path inside the generic
+// one made the generic path's rows 0.15-0.45 us slower (docs/perf/h200-verify-2026-12-06).
+inline constexpr std::array<int, 3> kRegisterRowPacks{1, 2, 4};
+
+inline KernelSpec register_row_kernel_spec(const RowKernelDecl& k, DType dtype, int packs) {
+  return row_kernel_spec(k, dtype, wide_vector_width(dtype), 0, 0, 0, false, packs);
 }
 
-// The most packs a row of the one-pack variant may have: a block's threads.
-inline constexpr int64_t kOnePackMaxPacks = 1024;
+// The block size a register-row variant of `packs` packs a thread is compiled for
+// (TILEOPS_ROW_BOUNDS): 1024 up to two packs a thread, 512 beyond (registers).
+constexpr int64_t register_row_max_threads(int packs) {
+  return packs > 2 ? 512 : 1024;
+}
 
-// Whether a call of a block-a-row kernel takes its one-pack variant: the candidate takes one
-// access a thread (per_thread 1: the untuned choice under a wave of rows), the row is whole
-// 16-byte packs (n a multiple of vec, the wide width) and at most kOnePackMaxPacks of them, and
-// every tensor starts on a 16-byte boundary, so that every row does too.
-inline bool takes_one_pack(DType dtype, int vec, int64_t per_thread, int64_t n,
-                           std::span<const Tensor* const> tensors) {
-  if (per_thread != 1 || vec != wide_vector_width(dtype) || n % vec != 0) return false;
-  if (n / vec > kOnePackMaxPacks) return false;
+// The packs a thread of a block-a-row call's register-row variant holds, or 0 for the generic
+// kernel. The call must take one access a thread (per_thread 1: the untuned choice under a wave
+// of rows), the row be whole 16-byte packs (n a multiple of vec, the wide width) and every
+// tensor start on a 16-byte boundary, so that every row does too. Then the fewest packs a thread
+// whose block holds the row: 1 up to 1024 packs, 2 up to 2048; 4 only when `forced` (for
+// measurement: 512 threads of four packs against 1024 of two). forced > 0 forces that count
+// where the row fits it.
+inline int register_row_packs(DType dtype, int vec, int64_t per_thread, int64_t n,
+                              std::span<const Tensor* const> tensors, int forced = 0) {
+  if (per_thread != 1 || vec != wide_vector_width(dtype) || n % vec != 0) return 0;
   for (const Tensor* t : tensors) {
-    if (!aligned16(t->data())) return false;
+    if (!aligned16(t->data())) return 0;
   }
-  return true;
+  const int64_t packs = n / vec;
+  if (forced > 0) return packs <= forced * register_row_max_threads(forced) ? forced : 0;
+  for (int p : {1, 2}) {
+    if (packs <= p * register_row_max_threads(p)) return p;
+  }
+  return 0;
+}
+
+// The index of a register-row variant among RowKernelSet's functions: after the four generic ones.
+inline size_t register_row_index(int packs) {
+  return packs == 1 ? 4 : packs == 2 ? 5 : 6;
 }
 
 // Every source a row kernel may run for dtype: wide (16-byte) and scalar access, each cache depth,
-// and the one-pack variant.
+// and the register-row variants.
 inline std::vector<KernelSource> row_kernel_variants(const RowKernelDecl& k, DType dtype) {
   std::vector<KernelSource> v;
   for (int vec : {wide_vector_width(dtype), 1}) {
     for (int depth : {0, kRowCache}) v.push_back(row_kernel_spec(k, dtype, vec, depth).source());
   }
-  v.push_back(one_pack_row_kernel_spec(k, dtype).source());
+  for (int packs : kRegisterRowPacks) {
+    v.push_back(register_row_kernel_spec(k, dtype, packs).source());
+  }
   return v;
 }
 
@@ -118,13 +138,17 @@ class RowKernelSet {
       : dtype_(dtype),
         wide_vec_(wide_vector_width(dtype)),
         name_(std::move(tuner_name)),
-        tuner_(name_, row_config_names()) {
+        tuner_(name_, row_config_names()),
+        forced_packs_(forced_register_row_packs()) {
     for (int vec : {wide_vec_, 1}) {
       for (int depth : {0, kRowCache}) {
         fns_.push_back(std::make_unique<CudaFunction>(row_kernel_spec(kernel, dtype, vec, depth)));
       }
     }
-    fns_.push_back(std::make_unique<CudaFunction>(one_pack_row_kernel_spec(kernel, dtype)));
+    for (int packs : kRegisterRowPacks) {
+      fns_.push_back(
+          std::make_unique<CudaFunction>(register_row_kernel_spec(kernel, dtype, packs)));
+    }
   }
   void enter_tuned_mode(const TuneOptions& options) { tuner_.enter_tuned_mode(options); }
 
@@ -150,25 +174,39 @@ class RowKernelSet {
     enqueue(device, rows, n, vec, config, a);
   }
 
-  // The candidate and block size of the last launch, for Kernel::config(); ",one_pack" when the
-  // one-pack variant ran it.
+  // The candidate and block size of the last launch, for Kernel::config(); ",register_row=P"
+  // when a register-row variant of P packs a thread ran it.
   std::string last_config() const {
+    const int packs = last_packs_.load();
     return fmt::format("{},block={}{}", kRowConfigs[last_config_.load()].name(), last_block_.load(),
-                       last_one_pack_.load() ? ",one_pack" : "");
+                       packs > 0 ? fmt::format(",register_row={}", packs) : std::string());
   }
 
  private:
-  // Launches candidate `config` with one block per row and records it for last_config(): the
-  // one-pack variant where the call allows it (takes_one_pack), with a thread a pack.
+  // The register-row packs forced by TILEOPS_ROW_PACKS (1, 2 or 4; for measurement), else 0.
+  static int forced_register_row_packs() {
+    const char* v = std::getenv("TILEOPS_ROW_PACKS");
+    if (v == nullptr) return 0;
+    const std::string s(v);
+    for (int p : kRegisterRowPacks) {
+      if (s == std::to_string(p)) return p;
+    }
+    return 0;
+  }
+
+  // Launches candidate `config` with one block per row and records it for last_config(): a
+  // register-row variant where the call allows it (register_row_packs), with a thread per
+  // `packs` packs.
   void enqueue(int device, int64_t rows, int64_t n, int vec, int config, const RowArgs& a) {
     const RowConfig& rc = kRowConfigs[config];
-    const bool one_pack = takes_one_pack(dtype_, vec, rc.per_thread, n, a.tensors());
-    const unsigned block = one_pack ? row_block_threads(n, vec, 1, false)
-                                    : row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
+    const int packs = register_row_packs(dtype_, vec, rc.per_thread, n, a.tensors(), forced_packs_);
+    const unsigned block = packs > 0 ? row_block_threads(n, vec, packs, false)
+                                     : row_block_threads(n, vec, rc.per_thread, rc.cache > 0);
     last_config_.store(config, std::memory_order_relaxed);
     last_block_.store(block, std::memory_order_relaxed);
-    last_one_pack_.store(one_pack, std::memory_order_relaxed);
-    const size_t index = one_pack ? 4 : (vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0);
+    last_packs_.store(packs, std::memory_order_relaxed);
+    const size_t index =
+        packs > 0 ? register_row_index(packs) : (vec == wide_vec_ ? 0 : 2) + (rc.cache > 0 ? 1 : 0);
     launch(fns_[index]->get(device), device, static_cast<unsigned>(rows), 1, block, 0, a.args());
   }
 
@@ -203,7 +241,8 @@ class RowKernelSet {
   tuning::Tuner tuner_;
   std::atomic<int> last_config_{0};
   std::atomic<unsigned> last_block_{0};
-  std::atomic<bool> last_one_pack_{false};
+  int forced_packs_;
+  std::atomic<int> last_packs_{0};
 };
 
 }  // namespace tileops::cuda

@@ -17,11 +17,13 @@
 // (common/warp_rows_cuda.hpp), at least four of them resident on an SM (at most 64 registers a
 // thread), since many short rows need the whole SM's threads in flight. A cluster a row: blocks
 // of 1024 (common/cluster_rows_cuda.hpp). Blocks of the grid a row: 256, four resident on an SM
-// (common/grid_rows_cuda.hpp).
-#define TILEOPS_ROW_BOUNDS(cache, lanes, cluster, grid)           \
+// (common/grid_rows_cuda.hpp). The register-row variant (PACKS packs a thread): blocks of 1024
+// up to two packs a thread, 512 for more (register_row_max_threads in common/row_tuning.hpp).
+#define TILEOPS_ROW_BOUNDS(cache, lanes, cluster, grid, packs)    \
   __launch_bounds__((grid)          ? 256                         \
                     : (cluster) > 0 ? 1024                        \
                     : (lanes) > 0   ? 256                         \
+                    : (packs) > 2   ? 512                         \
                     : (cache) > 0   ? 512                         \
                                     : 1024,                         \
                     (grid) || ((cluster) == 0 && (lanes) > 0) ? 4 \
@@ -158,30 +160,37 @@ struct RowSpan {
   }
 };
 
-// A row of the one-pack variant of a block-a-row kernel (ONE_PACK; the host launches it only
-// where takes_one_pack holds, common/row_tuning.hpp): row blockIdx.x of n elements, whole 16-byte
-// packs on a 16-byte boundary, a block of at least as many threads as the row has packs. Thread
-// i holds pack i of the row, or none (`mine` false) past its end. Nothing is read after the
-// reduction: a norm loads its weight beside the row, so the weight's L2 round trip and the row's
-// second read leave the row's critical path (docs/perf/h200-decode-rows-2026-12-06).
-template <typename T, int VEC>
-struct OnePackRow {
+// A row of the register-row variant of a block-a-row kernel (PACKS > 0; the host launches it
+// only where register_row_packs allows, common/row_tuning.hpp): row blockIdx.x of n elements,
+// whole 16-byte packs on a 16-byte boundary, at most PACKS packs a thread. Thread i holds packs
+// i + j * blockDim.x for j < PACKS, those of them before the row's end (`mine(j)`), in registers
+// from its one read to its one write. Nothing is read after the reduction: a norm loads its
+// weight beside the row, so the weight's L2 round trip and the row's second read leave the row's
+// critical path (docs/perf/h200-decode-rows-2026-12-06).
+template <typename T, int VEC, int PACKS>
+struct RegisterRow {
   using P = Pack<T, VEC>;
+  // Arrays sized by it stay valid in the generic variant (PACKS = 0), whose branch is discarded.
+  static constexpr int kPacks = PACKS > 0 ? PACKS : 1;
   i64 first;  // the row's first pack
-  int i = threadIdx.x;
-  bool mine;
+  int packs;  // the row's packs
 
-  __device__ __forceinline__ explicit OnePackRow(i64 n)
-      : first((i64)blockIdx.x * (n / VEC)), mine(threadIdx.x < n / VEC) {}
-  // This thread's pack of a row tensor, and of a per-column one (a norm's weight or bias).
-  __device__ __forceinline__ P load(const T* rows) const {
-    return reinterpret_cast<const P*>(rows)[first + i];
+  __device__ __forceinline__ explicit RegisterRow(i64 n)
+      : first((i64)blockIdx.x * (n / VEC)), packs((int)(n / VEC)) {}
+  // The row's pack index of this thread's j-th pack, and whether the row has it.
+  __device__ __forceinline__ int index(int j) const {
+    return (int)threadIdx.x + j * (int)blockDim.x;
   }
-  __device__ __forceinline__ P load_column(const T* column) const {
-    return reinterpret_cast<const P*>(column)[i];
+  __device__ __forceinline__ bool mine(int j) const { return index(j) < packs; }
+  // This thread's j-th pack of a row tensor, and of a per-column one (a norm's weight or bias).
+  __device__ __forceinline__ P load(const T* rows, int j) const {
+    return reinterpret_cast<const P*>(rows)[first + index(j)];
   }
-  __device__ __forceinline__ void store(T* rows, const P& p) const {
-    reinterpret_cast<P*>(rows)[first + i] = p;
+  __device__ __forceinline__ P load_column(const T* column, int j) const {
+    return reinterpret_cast<const P*>(column)[index(j)];
+  }
+  __device__ __forceinline__ void store(T* rows, int j, const P& p) const {
+    reinterpret_cast<P*>(rows)[first + index(j)] = p;
   }
 };
 

@@ -3,36 +3,42 @@
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot); the rounded sums kept in registers (up to CACHE packs per thread; longer rows
 // re-read residual_out, which these threads wrote before the reduction), in 16-byte packs from
-// the row's first 16-byte boundary (RowSpan). ONE_PACK: a block a row of at most a pack a
-// thread, the weight loaded beside the row (OnePackRow). Prelude: T, VEC, CACHE, LANES, CLUSTER,
-// GRID, ONE_PACK.
+// the row's first 16-byte boundary (RowSpan). PACKS > 0: a block a row of at most PACKS packs a
+// thread held in registers, the weight loaded beside the row (RegisterRow). Prelude: T, VEC,
+// CACHE, LANES, CLUSTER, GRID, PACKS.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID, PACKS)
     fused_add_rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ residual,
                               const T* __restrict__ w, T* __restrict__ y,
                               T* __restrict__ residual_out, i64 n, float eps, i64 rows,
                               GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  if constexpr (ONE_PACK) {
-    const OnePackRow<T, VEC> row(n);
-    P s{}, g{};
+  if constexpr (PACKS > 0) {
+    using Row = RegisterRow<T, VEC, PACKS>;
+    const Row row(n);
+    P s[Row::kPacks], g[Row::kPacks];
     float ss = 0.0f;
-    if (row.mine) {
-      const P a = row.load(x), r = row.load(residual);
-      g = row.load_column(w);
-      s = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
-      row.store(residual_out, s);
 #pragma unroll
-      for (int k = 0; k < VEC; ++k) ss += to_float(s.v[k]) * to_float(s.v[k]);
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      const P a = row.load(x, j), r = row.load(residual, j);
+      g[j] = row.load_column(w, j);
+      s[j] = make_pack<T, VEC>([&](int k) { return to_float(a.v[k]) + to_float(r.v[k]); });
+      row.store(residual_out, j, s[j]);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) ss += to_float(s[j].v[k]) * to_float(s[j].v[k]);
     }
     const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
-    if (row.mine) {
-      row.store(
-          y, make_pack<T, VEC>([&](int k) { return to_float(s.v[k]) * inv * to_float(g.v[k]); }));
+#pragma unroll
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      row.store(y, j, make_pack<T, VEC>([&](int k) {
+                  return to_float(s[j].v[k]) * inv * to_float(g[j].v[k]);
+                }));
     }
     return;
   }

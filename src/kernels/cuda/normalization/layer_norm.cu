@@ -2,42 +2,51 @@
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot); the row is kept in registers (up to CACHE packs per thread) for the mean, the
 // centred variance and the output, in 16-byte packs from its first 16-byte boundary (RowSpan).
-// ONE_PACK: a block a row of at most a pack a thread, the weight and bias loaded beside the row
-// (OnePackRow), the same two reductions. Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID, ONE_PACK.
+// PACKS > 0: a block a row of at most PACKS packs a thread held in registers, the weight and bias
+// loaded beside the row (RegisterRow), the same two reductions. Prelude: T, VEC, CACHE, LANES,
+// CLUSTER, GRID, PACKS.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID, PACKS)
     layer_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ b,
                       T* __restrict__ y, i64 n, float eps, i64 rows,
                       GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  if constexpr (ONE_PACK) {
-    const OnePackRow<T, VEC> row(n);
-    P p{}, g{}, h{};
+  if constexpr (PACKS > 0) {
+    using Row = RegisterRow<T, VEC, PACKS>;
+    const Row row(n);
+    P p[Row::kPacks], g[Row::kPacks], h[Row::kPacks];
     float sum = 0.0f;
-    if (row.mine) {
-      p = row.load(x);
-      g = row.load_column(w);
-      h = row.load_column(b);
 #pragma unroll
-      for (int k = 0; k < VEC; ++k) sum += to_float(p.v[k]);
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      p[j] = row.load(x, j);
+      g[j] = row.load_column(w, j);
+      h[j] = row.load_column(b, j);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) sum += to_float(p[j].v[k]);
     }
     const float mean = block_reduce<Sum>(sum, scratch) / (float)n;
     float sq = 0.0f;
-    if (row.mine) {
+#pragma unroll
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
 #pragma unroll
       for (int k = 0; k < VEC; ++k) {
-        const float d = to_float(p.v[k]) - mean;
+        const float d = to_float(p[j].v[k]) - mean;
         sq += d * d;
       }
     }
     const float inv = rsqrtf(block_reduce<Sum>(sq, scratch) / (float)n + eps);
-    if (row.mine) {
-      row.store(y, make_pack<T, VEC>([&](int k) {
-                  return (to_float(p.v[k]) - mean) * inv * to_float(g.v[k]) + to_float(h.v[k]);
+#pragma unroll
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      row.store(y, j, make_pack<T, VEC>([&](int k) {
+                  return (to_float(p[j].v[k]) - mean) * inv * to_float(g[j].v[k]) +
+                         to_float(h[j].v[k]);
                 }));
     }
     return;

@@ -2,32 +2,38 @@
 // block), a cluster of CLUSTER blocks a row, or with GRID a cooperative grid's column of blocks a
 // row (RowSlot). Each thread keeps up to CACHE packs of its row in registers, so the row is read
 // from memory once; packs beyond CACHE * stride (very long rows) are re-read. Rows of any width
-// move in 16-byte packs from their first 16-byte boundary (RowSpan). ONE_PACK: a block a row of
-// at most a pack a thread, the weight loaded beside the row (OnePackRow). Prelude: T, VEC, CACHE,
-// LANES, CLUSTER, GRID, ONE_PACK.
+// move in 16-byte packs from their first 16-byte boundary (RowSpan). PACKS > 0: a block a row of
+// at most PACKS packs a thread held in registers, the weight loaded beside the row (RegisterRow).
+// Prelude: T, VEC, CACHE, LANES, CLUSTER, GRID, PACKS.
 #include "device/rows.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID, PACKS)
     rms_norm_kernel(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y, i64 n,
                     float eps, i64 rows, GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float scratch[32];
-  if constexpr (ONE_PACK) {
-    const OnePackRow<T, VEC> row(n);
-    P p{}, g{};
+  if constexpr (PACKS > 0) {
+    using Row = RegisterRow<T, VEC, PACKS>;
+    const Row row(n);
+    P p[Row::kPacks], g[Row::kPacks];
     float ss = 0.0f;
-    if (row.mine) {
-      p = row.load(x);
-      g = row.load_column(w);
 #pragma unroll
-      for (int k = 0; k < VEC; ++k) ss += to_float(p.v[k]) * to_float(p.v[k]);
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      p[j] = row.load(x, j);
+      g[j] = row.load_column(w, j);
+#pragma unroll
+      for (int k = 0; k < VEC; ++k) ss += to_float(p[j].v[k]) * to_float(p[j].v[k]);
     }
     const float inv = rsqrtf(block_reduce<Sum>(ss, scratch) / (float)n + eps);
-    if (row.mine) {
-      row.store(
-          y, make_pack<T, VEC>([&](int k) { return to_float(p.v[k]) * inv * to_float(g.v[k]); }));
+#pragma unroll
+    for (int j = 0; j < Row::kPacks; ++j) {
+      if (!row.mine(j)) continue;
+      row.store(y, j, make_pack<T, VEC>([&](int k) {
+                  return to_float(p[j].v[k]) * inv * to_float(g[j].v[k]);
+                }));
     }
     return;
   }

@@ -86,23 +86,28 @@ struct SoftmaxOut {
   }
 };
 
-// A row of the one-pack variant (OnePackRow): each thread keeps its exponentials against its own
-// max, so that after the one (max, sum) reduction its outputs are those exponentials times
-// exp(m_thread - m_row) / sum: one exponential a thread after the reduction instead of one an
-// element. log_softmax needs only the row's (max, sum). 16-bit outputs take the exponentials
+// A row of the register-row variant (RegisterRow): each thread keeps its exponentials against
+// its own max, so that after the one (max, sum) reduction its outputs are those exponentials
+// times exp(m_thread - m_row) / sum: one exponential a thread after the reduction instead of one
+// an element. log_softmax needs only the row's (max, sum). 16-bit outputs take the exponentials
 // from the special-function unit (SoftmaxOut's FAST), float32 from expf.
-template <bool LOG_SOFTMAX, typename T, int VEC>
-__device__ __forceinline__ void one_pack_softmax(const OnePackRow<T, VEC>& row, const T* x, T* y,
-                                                 float2* scratch) {
+template <bool LOG_SOFTMAX, typename T, int VEC, int PACKS>
+__device__ __forceinline__ void register_row_softmax(const RegisterRow<T, VEC, PACKS>& row,
+                                                     const T* x, T* y, float2* scratch) {
   constexpr bool kFast = LOG_SOFTMAX || sizeof(T) < 4;
-  float v[VEC], e[VEC];
+  constexpr int kPacks = RegisterRow<T, VEC, PACKS>::kPacks;
+  float v[kPacks][VEC], e[kPacks][VEC];
   float m = Max::identity(), s = 0.0f;
-  if (row.mine) {
-    const Pack<T, VEC> p = row.load(x);
+#pragma unroll
+  for (int j = 0; j < kPacks; ++j) {
+    // Packs past the row's end hold -inf: their exponentials are 0 and change no max.
+    const bool mine = row.mine(j);
+    Pack<T, VEC> p;
+    if (mine) p = row.load(x, j);
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
-      v[k] = to_float(p.v[k]);
-      m = fmaxf(m, v[k]);
+      v[j][k] = mine ? to_float(p.v[k]) : Max::identity();
+      m = fmaxf(m, v[j][k]);
     }
   }
   // A thread whose values are all -inf (or that holds none) has no exponentials of its own; it
@@ -111,28 +116,42 @@ __device__ __forceinline__ void one_pack_softmax(const OnePackRow<T, VEC>& row, 
   const bool live = m != Max::identity();
   const float m_log2e = m * kLog2e;
 #pragma unroll
-  for (int k = 0; k < VEC; ++k) {
-    e[k] = !live ? 1.0f : kFast ? exp2_approx(fmaf(v[k], kLog2e, -m_log2e)) : expf(v[k] - m);
+  for (int j = 0; j < kPacks; ++j) {
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) {
+      e[j][k] = !live   ? 1.0f
+                : kFast ? exp2_approx(fmaf(v[j][k], kLog2e, -m_log2e))
+                        : expf(v[j][k] - m);
+    }
   }
   if (live) {
-    float sum[VEC];
+    // A pairwise sum over the thread's elements: a shorter chain of dependent adds.
+    float sum[kPacks * VEC];
 #pragma unroll
-    for (int k = 0; k < VEC; ++k) sum[k] = e[k];
+    for (int j = 0; j < kPacks; ++j) {
 #pragma unroll
-    for (int w = 1; w < VEC; w *= 2) {
+      for (int k = 0; k < VEC; ++k) sum[j * VEC + k] = e[j][k];
+    }
 #pragma unroll
-      for (int k = 0; k + w < VEC; k += 2 * w) sum[k] += sum[k + w];
+    for (int w = 1; w < kPacks * VEC; w *= 2) {
+#pragma unroll
+      for (int k = 0; k + w < kPacks * VEC; k += 2 * w) sum[k] += sum[k + w];
     }
     s = sum[0];
   }
   const float2 all = block_reduce<OnlineMerge>(make_float2(m, s), scratch);
-  if (!row.mine) return;
   if constexpr (LOG_SOFTMAX) {
     const float shift = all.x + logf(all.y);
-    row.store(y, make_pack<T, VEC>([&](int k) { return v[k] - shift; }));
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) {
+      if (row.mine(j)) row.store(y, j, make_pack<T, VEC>([&](int k) { return v[j][k] - shift; }));
+    }
   } else {
     const float scale = (kFast ? exp2_approx((m - all.x) * kLog2e) : expf(m - all.x)) / all.y;
-    row.store(y, make_pack<T, VEC>([&](int k) { return e[k] * scale; }));
+#pragma unroll
+    for (int j = 0; j < kPacks; ++j) {
+      if (row.mine(j)) row.store(y, j, make_pack<T, VEC>([&](int k) { return e[j][k] * scale; }));
+    }
   }
 }
 

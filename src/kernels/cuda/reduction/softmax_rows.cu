@@ -2,21 +2,21 @@
 // a group of LANES lanes a row (several rows a block), or with GRID a cooperative grid's column of
 // blocks a row (few long rows: softmax_grid_cuda). The first pass loads up to CACHE packs per
 // thread into registers and takes their (max, sum) (row_state), then the output pass; rows of
-// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). ONE_PACK: a block
-// a row of at most a pack a thread (one_pack_softmax). Prelude: T, VEC, CACHE, LANES, CLUSTER,
-// GRID, ONE_PACK, LOG (log_softmax when true).
+// any width move in 16-byte packs from their first 16-byte boundary (RowSpan). PACKS > 0: a block
+// a row of at most PACKS packs a thread held in registers (register_row_softmax). Prelude: T,
+// VEC, CACHE, LANES, CLUSTER, GRID, PACKS, LOG (log_softmax when true).
 #include "device/rows.cuh"
 #include "reduction/online_softmax.cuh"
 
 using namespace tileops::dev;
 
-extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID)
+extern "C" __global__ void TILEOPS_ROW_BOUNDS(CACHE, LANES, CLUSTER, GRID, PACKS)
     softmax_rows_kernel(const T* __restrict__ x, T* __restrict__ y, i64 n, i64 rows,
                         GridSlot* __restrict__ exchange) {
   using P = Pack<T, VEC>;
   __shared__ float2 scratch[32];
-  if constexpr (ONE_PACK) {
-    one_pack_softmax<LOG>(OnePackRow<T, VEC>(n), x, y, scratch);
+  if constexpr (PACKS > 0) {
+    register_row_softmax<LOG>(RegisterRow<T, VEC, PACKS>(n), x, y, scratch);
     return;
   }
   RowSlot<LANES, CLUSTER, GRID> slot(rows, exchange);
