@@ -13,15 +13,22 @@
 namespace tileops::cuda {
 namespace {
 
-TEST(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
+// The variants are split into kShards interleaved shares, one test each, so that ctest runs them
+// side by side and no one test nears its timeout as kernels gain variants.
+constexpr int kShards = 4;
+
+class NvrtcCompile : public ::testing::TestWithParam<int> {};
+
+TEST_P(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
   if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
   const auto variants = all_cuda_variants();
-  ASSERT_FALSE(variants.empty());
+  ASSERT_GE(variants.size(), static_cast<size_t>(kShards));
   // TILEOPS_NVRTC_VARIANTS=<regex> compiles only the matching names (a quick check while editing
   // one kernel); CI leaves it unset.
   const char* only = std::getenv("TILEOPS_NVRTC_VARIANTS");
   const std::regex filter(only != nullptr ? only : ".*");
-  for (const KernelSource& v : variants) {
+  for (size_t i = static_cast<size_t>(GetParam()); i < variants.size(); i += kShards) {
+    const KernelSource& v = variants[i];
     if (!std::regex_search(v.name, filter)) continue;
     SCOPED_TRACE(v.name);
     CompileResult r;
@@ -29,6 +36,8 @@ TEST(NvrtcCompile, EveryKernelVariantCompilesForSm90a) {
     EXPECT_GT(r.cubin.size(), 0u);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Shards, NvrtcCompile, ::testing::Range(0, kShards));
 
 // The cache's file format and its behaviour under a bad environment are tested with a fake
 // compiler in test_kernel_cache.cpp; this is the same path with NVRTC.
