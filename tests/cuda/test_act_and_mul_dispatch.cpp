@@ -17,25 +17,22 @@ namespace {
 
 const DeviceFacts kH200{90, 132, "h200", 232448};
 
-class SiluSelection final : public gen::SiluAndMulFwdOpBase {
+// The generated bases of the gated activations share a forward signature: one selection
+// template serves them all.
+template <typename Base, typename OpT, typename KernelT>
+class ActSelection final : public Base {
  public:
-  SiluSelection() : SiluAndMulFwdOpBase({}, SiluAndMulFwdOp::decl(), {}) {}
-  std::string key(const SiluAndMulCall& call) const { return key_for<SiluAndMulKernel>(call); }
-
- private:
-  void forward(const Tensor&, Tensor&) override {}
-};
-
-class GeluTanhSelection final : public gen::GeluTanhAndMulFwdOpBase {
- public:
-  GeluTanhSelection() : GeluTanhAndMulFwdOpBase({}, GeluTanhAndMulFwdOp::decl(), {}) {}
-  std::string key(const GeluTanhAndMulCall& call) const {
-    return key_for<GeluTanhAndMulKernel>(call);
+  ActSelection() : Base({}, OpT::decl(), {}) {}
+  std::string key(const typename KernelT::Call& call) const {
+    return this->template key_for<KernelT>(call);
   }
 
  private:
   void forward(const Tensor&, Tensor&) override {}
 };
+using SiluSelection = ActSelection<gen::SiluAndMulFwdOpBase, SiluAndMulFwdOp, SiluAndMulKernel>;
+using GeluTanhSelection =
+    ActSelection<gen::GeluTanhAndMulFwdOpBase, GeluTanhAndMulFwdOp, GeluTanhAndMulKernel>;
 
 template <typename Call>
 Call call_of(DType dtype, int64_t m, int64_t n) {
