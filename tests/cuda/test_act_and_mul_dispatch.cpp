@@ -68,10 +68,11 @@ TEST(ActAndMulDispatch, RowsOffThePackTakeTheStagedKernel) {
               "general: ranks below every specialised implementation");
   }
   // float32 packs hold 4 elements: 1026 is off them, 1028 on them.
-  EXPECT_EQ(decide_silu(DType::kFloat32, 8, 1026).first, "silu_and_mul_staged_cuda");
-  EXPECT_EQ(decide_silu(DType::kFloat32, 8, 1028).first, "silu_and_mul_cuda");
-  EXPECT_EQ(decide<GeluTanhSelection>(call_of<GeluTanhAndMulCall>(DType::kFloat16, 3, 3001)).first,
-            "gelu_tanh_and_mul_staged_cuda");
+  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1026).first, "silu_and_mul_staged_cuda");
+  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1028).first, "silu_and_mul_cuda");
+  EXPECT_EQ(
+      decide<GeluTanhSelection>(call_of<GeluTanhAndMulCall>(DType::kFloat16, 1024, 3001)).first,
+      "gelu_tanh_and_mul_staged_cuda");
 }
 
 TEST(ActAndMulDispatch, TheFlatKernelKeepsPacksNarrowRowsAndHugeGrids) {
@@ -84,6 +85,12 @@ TEST(ActAndMulDispatch, TheFlatKernelKeepsPacksNarrowRowsAndHugeGrids) {
   EXPECT_EQ(winner, "silu_and_mul_cuda");
   EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
             "refused: rows of 1023 columns (under 1024) leave most of a 256-thread block idle");
+  // Small calls are latency-bound: 2^20 outputs at least.
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 8, 4097);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
+            "refused: 32776 outputs (under 2^20): the flat kernel keeps up with a copy there");
+  EXPECT_EQ(decide_silu(DType::kBFloat16, 256, 4097).first, "silu_and_mul_staged_cuda");
   // 2^29 rows of 4097 columns: two 4096-column chunks a row, 2^30 blocks, still launchable;
   // 2^30 rows reach 2^31.
   EXPECT_EQ(decide_silu(DType::kBFloat16, int64_t{1} << 29, 4097).first,

@@ -1,6 +1,7 @@
 // out[r, c] = act(x[r, c]) * x[r, n + c] for rows whose halves sit off the 16-byte grid (n not a
 // multiple of VEC): a block takes CHUNK columns of one row, stages the gate and up spans in
-// shared memory with 16-byte loads from each span's own boundary, then writes the output span
+// shared memory with 16-byte loads from each span's own boundary (every load of both spans
+// in flight at once: StagedSpan), then writes the output span
 // in 16-byte packs from the output's boundary. The flat kernel moves such rows one element an
 // access.
 // Prelude: T, VEC, ACT (GatedActivation's code), CHUNK (columns a block takes; 2 * 256 * VEC).
@@ -22,8 +23,14 @@ extern "C" __global__ void __launch_bounds__(256)
   const i64 c0 = (i64)(blockIdx.x - row * chunks) * CHUNK;
   const int cols = (int)min((i64)CHUNK, n - c0);
   const T* g = x + (i64)row * 2 * n + c0;
-  const T* gate = gate_buf + stage_span<T, VEC>(g, cols, gate_buf);
-  const T* up = up_buf + stage_span<T, VEC>(g + n, cols, up_buf);
+  // A chunk is two packs a thread (the host launches 256 threads).
+  StagedSpan<T, VEC, 2> gate_span, up_span;
+  gate_span.load(g, cols);
+  up_span.load(g + n, cols);
+  gate_span.store(gate_buf);
+  up_span.store(up_buf);
+  const T* gate = gate_buf + gate_span.shift;
+  const T* up = up_buf + up_span.shift;
   __syncthreads();
 
   T* o = out + (i64)row * n + c0;

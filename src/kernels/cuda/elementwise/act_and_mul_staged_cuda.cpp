@@ -19,6 +19,10 @@ namespace {
 constexpr unsigned kStagedBlock = 256;
 // Narrower rows leave most of a block idle; the flat kernel spreads them over the device.
 constexpr int64_t kMinStagedColumns = 1024;
+// Below this many outputs a call is latency-bound and the flat kernel, one element an access,
+// ran at the copy's speed (1x14337 and 8x4097 bf16: 1.50 and 1.60 us, copies 1.63 and 1.47, on
+// an H100; docs/perf/h200-register-rows-2026-12-06).
+constexpr int64_t kMinStagedOutputs = int64_t{1} << 20;
 
 // Columns of one row a block takes: two 16-byte packs a thread.
 int64_t chunk_columns(DType dtype) {
@@ -46,6 +50,10 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
     if (call.n < kMinStagedColumns) {
       return fmt::format("rows of {} columns (under {}) leave most of a {}-thread block idle",
                          call.n, kMinStagedColumns, kStagedBlock);
+    }
+    if (call.m * call.n < kMinStagedOutputs) {
+      return fmt::format("{} outputs (under 2^20): the flat kernel keeps up with a copy there",
+                         call.m * call.n);
     }
     const int64_t chunks = (call.n + chunk_columns(call.dtype) - 1) / chunk_columns(call.dtype);
     if (call.m > (int64_t{1} << 31) / chunks - 1) {
