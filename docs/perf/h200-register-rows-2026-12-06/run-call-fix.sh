@@ -29,7 +29,7 @@ sweep() {  # name, env, sweep args...
   env "$env" timeout 100 python3 scripts/gpu/rows_sweep.py --out "$work/$name" --iters 30 "$@" 2>&1 | tail -30
   { echo "## $name"; echo; cat "$work/$name/rows-sweep.md"; echo; } >> "$out/sweeps.md"
 }
-for round in 1 2; do
+for round in $(seq "${ROUNDS:-2}"); do
   sweep "gated-before-$round" TILEOPS_EXCLUDE_IMPLEMENTATIONS=silu_and_mul_staged_cuda --ops SiluAndMulFwdOp --shapes "$gated"
   sweep "gated-after-$round" TILEOPS_NONE=1 --ops SiluAndMulFwdOp --shapes "$gated"
 done
