@@ -1,5 +1,7 @@
 // The gated activations on CUDA (SiluAndMulFwdOp, GeluAndMulFwdOp, GeluTanhAndMulFwdOp): one
-// kernel source and one host class template, parameterised by the activation.
+// kernel source and one host class template, parameterised by the activation. This flat kernel
+// serves every call (general); rows off the 16-byte pack prefer the staged kernel
+// (act_and_mul_staged_cuda.cpp).
 #include "kernels/cuda/common/elementwise_launch.hpp"
 #include "kernels/cuda/common/per_dtype_kernel.hpp"
 #include "kernels/cuda/host/fast_divisor.hpp"
@@ -20,6 +22,8 @@ KernelSpec act_spec(GatedActivation act, DType dtype, int vec) {
 template <GatedActivation A>
 class ActAndMulCuda final : public PerDTypeCuda<ActAndMulCuda<A>, ActAndMulKernel<A>> {
  public:
+  static constexpr bool general = true;
+
   explicit ActAndMulCuda(DType dtype)
       : fns_(dtype, [&](int vec) { return act_spec(A, dtype, vec); }) {}
 

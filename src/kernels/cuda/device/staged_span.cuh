@@ -1,0 +1,74 @@
+// A span of global memory that starts anywhere (off the 16-byte grid) moved with 16-byte accesses:
+// a head of single elements up to the first 16-byte boundary, whole packs, then a tail.
+#pragma once
+
+#include "device/vec.cuh"
+
+namespace tileops::dev {
+
+// Elements of T from p back to the 16-byte boundary below it (p is T-aligned).
+template <typename T, int VEC>
+__device__ __forceinline__ int pack_offset(const T* p) {
+  return static_cast<int>((reinterpret_cast<unsigned long long>(p) / sizeof(T)) % VEC);
+}
+
+// The split of a span of cols elements starting at p into head, whole packs and tail.
+struct SpanSplit {
+  int head, packs;
+};
+template <typename T, int VEC>
+__device__ __forceinline__ SpanSplit span_split(const T* p, int cols) {
+  const int off = pack_offset<T, VEC>(p);
+  const int head = min(off == 0 ? 0 : VEC - off, cols);
+  return {head, (cols - head) / VEC};
+}
+
+// A span src[0, cols) on its way to shared memory: load() reads it into registers, store() writes
+// it to buf[shift, shift + cols), shift = pack_offset(src), so that src's packs land on buf's
+// 16-byte boundaries (buf 16-byte aligned, cols + VEC - 1 elements long). The block's threads
+// share the work, at most PER_THREAD packs each (cols <= PER_THREAD * VEC * blockDim.x, blockDim.x
+// >= 2 * VEC). Loading every span before storing any keeps all their loads in flight together:
+// the compiler may not move a global load past a store through a generic pointer, so a
+// load-store loop waits out one memory round trip a pack. The caller synchronises before reading
+// buf.
+template <typename T, int VEC, int PER_THREAD>
+struct StagedSpan {
+  Pack<T, VEC> packs[PER_THREAD];
+  T edge_value;
+  int edge = -1;  // the head or tail element this thread moves, or -1
+  SpanSplit split;
+  int shift = 0;
+
+  __device__ __forceinline__ void load(const T* __restrict__ src, int cols) {
+    shift = pack_offset<T, VEC>(src);
+    split = span_split<T, VEC>(src, cols);
+    const int tid = threadIdx.x;
+#pragma unroll
+    for (int c = 0; c < PER_THREAD; ++c) {
+      const int p = tid + c * (int)blockDim.x;
+      if (p < split.packs) packs[c] = load_pack<T, VEC>(src + split.head + p * VEC);
+    }
+    // The head and the tail, fewer than VEC elements each: threads [0, head) and [VEC, VEC +
+    // tail).
+    const int tail = split.head + split.packs * VEC;
+    if (tid < split.head) {
+      edge = tid;
+    } else if (tid >= VEC && tid - VEC < cols - tail) {
+      edge = tail + tid - VEC;
+    }
+    if (edge >= 0) edge_value = src[edge];
+  }
+
+  __device__ __forceinline__ void store(T* buf) const {
+    T* dst = buf + shift;
+    const int tid = threadIdx.x;
+#pragma unroll
+    for (int c = 0; c < PER_THREAD; ++c) {
+      const int p = tid + c * (int)blockDim.x;
+      if (p < split.packs) store_pack<T, VEC>(dst + split.head + p * VEC, packs[c]);
+    }
+    if (edge >= 0) dst[edge] = edge_value;
+  }
+};
+
+}  // namespace tileops::dev

@@ -1,0 +1,105 @@
+// Which CUDA implementation of the gated activations dispatch picks, and why it drops the other:
+// decided from the call spec and device facts alone (an H200's, installed for the test), so it
+// runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "support/scoped_state.hpp"
+#include "tileops/framework/device_facts.hpp"
+#include "tileops/framework/dispatch_trace.hpp"
+#include "tileops/ops/elementwise/gelu_tanh_and_mul_fwd_op.hpp"
+#include "tileops/ops/elementwise/silu_and_mul_fwd_op.hpp"
+
+namespace tileops {
+namespace {
+
+const DeviceFacts kH200{90, 132, "h200", 232448};
+
+// The generated bases of the gated activations share a forward signature: one selection
+// template serves them all.
+template <typename Base, typename OpT, typename KernelT>
+class ActSelection final : public Base {
+ public:
+  ActSelection() : Base({}, OpT::decl(), {}) {}
+  std::string key(const typename KernelT::Call& call) const {
+    return this->template key_for<KernelT>(call);
+  }
+
+ private:
+  void forward(const Tensor&, Tensor&) override {}
+};
+using SiluSelection = ActSelection<gen::SiluAndMulFwdOpBase, SiluAndMulFwdOp, SiluAndMulKernel>;
+using GeluTanhSelection =
+    ActSelection<gen::GeluTanhAndMulFwdOpBase, GeluTanhAndMulFwdOp, GeluTanhAndMulKernel>;
+
+template <typename Call>
+Call call_of(DType dtype, int64_t m, int64_t n) {
+  Call c;
+  c.device = Device::cuda(0);
+  c.dtype = dtype;
+  c.m = m;
+  c.n = n;
+  return c;
+}
+
+template <typename Selection, typename Call>
+std::pair<std::string, std::map<std::string, std::string>> decide(const Call& call) {
+  Selection op;
+  DispatchTrace trace;
+  const std::string key = op.key(call);
+  std::map<std::string, std::string> dropped;
+  for (const auto& [k, why] : trace.decisions().back().dropped) dropped[k] = why;
+  return {key, dropped};
+}
+
+std::pair<std::string, std::map<std::string, std::string>> decide_silu(DType dtype, int64_t m,
+                                                                       int64_t n) {
+  return decide<SiluSelection>(call_of<SiluAndMulCall>(dtype, m, n));
+}
+
+TEST(ActAndMulDispatch, RowsOffThePackTakeTheStagedKernel) {
+  testing::ScopedDeviceFacts facts(kCUDA, kH200);
+  for (int64_t n : {1025, 4095, 14337, 262143}) {
+    const auto [winner, dropped] = decide_silu(DType::kBFloat16, 4096, n);
+    EXPECT_EQ(winner, "silu_and_mul_staged_cuda") << n;
+    EXPECT_EQ(dropped.at("silu_and_mul_cuda"),
+              "general: ranks below every specialised implementation");
+  }
+  // float32 packs hold 4 elements: 1026 is off them, 1028 on them.
+  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1026).first, "silu_and_mul_staged_cuda");
+  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1028).first, "silu_and_mul_cuda");
+  EXPECT_EQ(
+      decide<GeluTanhSelection>(call_of<GeluTanhAndMulCall>(DType::kFloat16, 1024, 3001)).first,
+      "gelu_tanh_and_mul_staged_cuda");
+}
+
+TEST(ActAndMulDispatch, TheFlatKernelKeepsPacksNarrowRowsAndHugeGrids) {
+  testing::ScopedDeviceFacts facts(kCUDA, kH200);
+  auto [winner, dropped] = decide_silu(DType::kBFloat16, 4096, 14336);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
+            "refused: n 14336 is a multiple of 8: the flat kernel moves whole 16-byte packs");
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 65536, 1023);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
+            "refused: rows of 1023 columns (under 1024) leave most of a 256-thread block idle");
+  // Small calls are latency-bound: 2^20 outputs at least.
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 8, 4097);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
+            "refused: 32776 outputs (under 2^20): the flat kernel keeps up with a copy there");
+  EXPECT_EQ(decide_silu(DType::kBFloat16, 256, 4097).first, "silu_and_mul_staged_cuda");
+  // 2^29 rows of 4097 columns: two 4096-column chunks a row, 2^30 blocks, still launchable;
+  // 2^30 rows reach 2^31.
+  EXPECT_EQ(decide_silu(DType::kBFloat16, int64_t{1} << 29, 4097).first,
+            "silu_and_mul_staged_cuda");
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, int64_t{1} << 30, 4097);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
+            "refused: 1073741824 rows of 2 chunks reach 2^31 blocks");
+}
+
+}  // namespace
+}  // namespace tileops
