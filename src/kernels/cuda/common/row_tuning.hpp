@@ -4,6 +4,7 @@
 // row_launch.hpp. RowKernelSet holds a row kernel's compiled variants and runs a call on them.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -115,7 +116,9 @@ inline int register_row_packs(DType dtype, int vec, int64_t per_thread, int64_t 
 
 // The index of a register-row variant among RowKernelSet's functions: after the four generic ones.
 inline size_t register_row_index(int packs) {
-  return packs == 1 ? 4 : packs == 2 ? 5 : 6;
+  constexpr size_t kGenericVariants = 4;
+  const auto* at = std::find(kRegisterRowPacks.begin(), kRegisterRowPacks.end(), packs);
+  return kGenericVariants + static_cast<size_t>(at - kRegisterRowPacks.begin());
 }
 
 // Every source a row kernel may run for dtype: wide (16-byte) and scalar access, each cache depth,
