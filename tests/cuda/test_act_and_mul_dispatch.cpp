@@ -61,17 +61,17 @@ std::pair<std::string, std::map<std::string, std::string>> decide_silu(DType dty
 
 TEST(ActAndMulDispatch, RowsOffThePackTakeTheStagedKernel) {
   testing::ScopedDeviceFacts facts(kCUDA, kH200);
-  for (int64_t n : {1025, 4095, 14337, 262143}) {
+  for (int64_t n : {2049, 4095, 14337, 262143}) {
     const auto [winner, dropped] = decide_silu(DType::kBFloat16, 4096, n);
     EXPECT_EQ(winner, "silu_and_mul_staged_cuda") << n;
     EXPECT_EQ(dropped.at("silu_and_mul_cuda"),
               "general: ranks below every specialised implementation");
   }
-  // float32 packs hold 4 elements: 1026 is off them, 1028 on them.
-  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1026).first, "silu_and_mul_staged_cuda");
-  EXPECT_EQ(decide_silu(DType::kFloat32, 1024, 1028).first, "silu_and_mul_cuda");
+  // float32 packs hold 4 elements: 2050 is off them, 2052 on them.
+  EXPECT_EQ(decide_silu(DType::kFloat32, 4096, 2050).first, "silu_and_mul_staged_cuda");
+  EXPECT_EQ(decide_silu(DType::kFloat32, 4096, 2052).first, "silu_and_mul_cuda");
   EXPECT_EQ(
-      decide<GeluTanhSelection>(call_of<GeluTanhAndMulCall>(DType::kFloat16, 1024, 3001)).first,
+      decide<GeluTanhSelection>(call_of<GeluTanhAndMulCall>(DType::kFloat16, 2048, 3001)).first,
       "gelu_tanh_and_mul_staged_cuda");
 }
 
@@ -81,16 +81,17 @@ TEST(ActAndMulDispatch, TheFlatKernelKeepsPacksNarrowRowsAndHugeGrids) {
   EXPECT_EQ(winner, "silu_and_mul_cuda");
   EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
             "refused: n 14336 is a multiple of 8: the flat kernel moves whole 16-byte packs");
-  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 65536, 1023);
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 65536, 2047);
+  EXPECT_EQ(winner, "silu_and_mul_cuda");
+  EXPECT_EQ(
+      dropped.at("silu_and_mul_staged_cuda"),
+      "refused: rows of 2047 columns (under 2048) leave over half of a 256-thread block idle");
+  // Small calls are latency-bound: 2^22 outputs at least.
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 1023, 4097);
   EXPECT_EQ(winner, "silu_and_mul_cuda");
   EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
-            "refused: rows of 1023 columns (under 1024) leave most of a 256-thread block idle");
-  // Small calls are latency-bound: 2^20 outputs at least.
-  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 8, 4097);
-  EXPECT_EQ(winner, "silu_and_mul_cuda");
-  EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
-            "refused: 32776 outputs (under 2^20): the flat kernel keeps up with a copy there");
-  EXPECT_EQ(decide_silu(DType::kBFloat16, 256, 4097).first, "silu_and_mul_staged_cuda");
+            "refused: 4191231 outputs (under 2^22): the flat kernel is faster on calls this small");
+  EXPECT_EQ(decide_silu(DType::kBFloat16, 1024, 4097).first, "silu_and_mul_staged_cuda");
   // 2^29 rows of 4097 columns: two 4096-column chunks a row, 2^30 blocks, still launchable;
   // 2^30 rows reach 2^31.
   EXPECT_EQ(decide_silu(DType::kBFloat16, int64_t{1} << 29, 4097).first,

@@ -40,7 +40,7 @@ TEST_P(CudaElementwise, GeluAndMulAndGeluTanhAndMul) {
   }
 }
 
-// Rows of 1024 outputs or more off the 16-byte pack, 2^20 outputs or more in all, take the
+// Rows of 2048 outputs or more off the 16-byte pack, 2^22 outputs or more in all, take the
 // staged kernel: each of its spans (gate, up, output) starts at its own offset from a 16-byte
 // boundary, rows span several chunks of a block (4096 columns in 16-bit types, 2048 in float32),
 // and the last chunk is partial (4097: one column).
@@ -54,8 +54,8 @@ TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
                                            : op->name() == gelu.name() ? "gelu"
                                                                        : "gelu_tanh") +
                                "_and_mul_staged_cuda";
-    for (const Shape& x : {Shape{1024, 2 * 1025}, Shape{257, 2 * 4095}, Shape{256, 2 * 4097},
-                           Shape{90, 2 * 12289}, Shape{4, 80, 2 * 3301}}) {
+    for (const Shape& x : {Shape{2048, 2 * 2049}, Shape{1025, 2 * 4095}, Shape{1024, 2 * 4097},
+                           Shape{342, 2 * 12289}, Shape{4, 320, 2 * 3301}}) {
       for (bool misaligned : {false, true}) {
         EXPECT_TRUE(cuda_matches_reference(*op, {x}, GetParam(), misaligned))
             << op->name() << " " << x.str() << (misaligned ? " misaligned" : "");
@@ -64,7 +64,7 @@ TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
       }
     }
     // Narrower rows and small calls stay with the flat kernel.
-    for (const Shape& x : {Shape{1100, 2 * 1023}, Shape{8, 2 * 4097}}) {
+    for (const Shape& x : {Shape{2100, 2 * 2047}, Shape{1000, 2 * 4097}}) {
       EXPECT_TRUE(cuda_matches_reference(*op, {x}, GetParam()));
       EXPECT_NE(op->last_call()->served_by, staged) << x.str();
     }

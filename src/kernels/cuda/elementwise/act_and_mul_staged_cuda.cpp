@@ -17,12 +17,13 @@ namespace tileops::cuda {
 namespace {
 
 constexpr unsigned kStagedBlock = 256;
-// Narrower rows leave most of a block idle; the flat kernel spreads them over the device.
-constexpr int64_t kMinStagedColumns = 1024;
+// Narrower rows leave over half of a block's packs idle; the flat kernel spreads them over the
+// device (65536x1025 bf16: 200 us staged, 202 flat, on an H100; docs/perf/h200-staged-2026-12-07).
+constexpr int64_t kMinStagedColumns = 2048;
 // Below this many outputs a call is latency-bound and the flat kernel, one element an access,
-// ran at the copy's speed (1x14337 and 8x4097 bf16: 1.50 and 1.60 us, copies 1.63 and 1.47, on
-// an H100; docs/perf/h200-register-rows-2026-12-06).
-constexpr int64_t kMinStagedOutputs = int64_t{1} << 20;
+// wins: 256x4097 and 1024x1025 bf16 (2^20 outputs) took 4.9 us flat against 5.3-6.1 staged,
+// 2048x4095 (2^23) 30.7 against 21.2, on an H100 (docs/perf/h200-staged-2026-12-07).
+constexpr int64_t kMinStagedOutputs = int64_t{1} << 22;
 
 // Columns of one row a block takes: two 16-byte packs a thread.
 int64_t chunk_columns(DType dtype) {
@@ -48,11 +49,11 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
                          call.n, vec);
     }
     if (call.n < kMinStagedColumns) {
-      return fmt::format("rows of {} columns (under {}) leave most of a {}-thread block idle",
+      return fmt::format("rows of {} columns (under {}) leave over half of a {}-thread block idle",
                          call.n, kMinStagedColumns, kStagedBlock);
     }
     if (call.m * call.n < kMinStagedOutputs) {
-      return fmt::format("{} outputs (under 2^20): the flat kernel keeps up with a copy there",
+      return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
                          call.m * call.n);
     }
     const int64_t chunks = (call.n + chunk_columns(call.dtype) - 1) / chunk_columns(call.dtype);
