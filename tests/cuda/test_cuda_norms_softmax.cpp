@@ -88,13 +88,14 @@ TEST_P(CudaNorms, LayerNormKeepsTheVarianceOfRowsFarFromZero) {
 
 // Every block-a-row kernel runs a register-row variant on a decode row of whole packs up to two
 // packs a thread of a block, and its generic kernel on a misaligned call and on a wave of rows
-// or more: rows of 4096 (one pack a thread) and 12288 (two: a block of 768 in 16-bit types; in
-// float32 past 8192, the generic kernel).
+// or more: rows of 4096 (one pack a thread), 12288 (two: a block of 768 in 16-bit types; in
+// float32 past 8192, the generic kernel) and 16384 (two packs of a block of 1024 in 16-bit types,
+// kept off the clusters; float32 rows of 16384 take the clusters).
 TEST_P(CudaNorms, DecodeRowsTakeTheRegisterRowVariant) {
   TILEOPS_REQUIRE_CUDA();
   const DType dtype = GetParam();
   const int64_t many = 4 * read_device_facts(Device::cuda(0)).sm_count;
-  for (int64_t n : {4096, 12288}) {
+  for (int64_t n : {4096, 12288, 16384}) {
     RMSNormFwdOp rms({.normalized_shape = {n}});
     LayerNormFwdOp ln({.normalized_shape = {n}});
     FusedAddRMSNormFwdOp fused;
@@ -357,7 +358,7 @@ TEST_P(CudaNorms, FewLongRowsTakeAClusterARow) {
   TILEOPS_REQUIRE_CUDA();
   const bool hopper = read_device_facts(Device::cuda(0)).arch >= 90;
   const int64_t widest = GetParam() == DType::kFloat32 ? 131072 : 262144;
-  for (int64_t n : {int64_t{16384}, int64_t{50257}, int64_t{128256}, widest - 3, widest}) {
+  for (int64_t n : {int64_t{16392}, int64_t{50257}, int64_t{128256}, widest - 3, widest}) {
     for (int64_t rows : {1, 3}) {
       RMSNormFwdOp rms({.normalized_shape = {n}});
       EXPECT_TRUE(cuda_matches_reference(rms, {Shape{rows, n}, Shape{n}}, GetParam()));

@@ -112,7 +112,7 @@ TEST(RowDispatch, LongerRowsTakeOneBlockARowAndTheRefusalSaysWhy) {
 // grid a row; shorter rows one block a row.
 TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
   ScopedDeviceFacts facts(kCUDA, kH200);
-  for (int64_t n : {16384, 50257, 262144}) {
+  for (int64_t n : {16392, 50257, 262144}) {
     for (int64_t rows : {1, 8}) {
       const auto d = decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, rows, n));
       EXPECT_EQ(d.first, "rms_norm_cluster_cuda") << rows << "x" << n;
@@ -173,6 +173,30 @@ TEST(RowDispatch, FewLongRowsTakeAClusterWhileOneWaveHoldsThem) {
             "rms_norm_grid_cuda");
   EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kBFloat16, 1, 65535)).first,
             "rms_norm_cuda");
+}
+
+// A row of whole packs that one block holds in registers (two packs a thread, 2048 packs: 16384
+// bf16 or fp16 elements) stays on the block kernel however few the rows; a pack more, or the
+// same width in float32 (4096 packs), goes to the clusters.
+TEST(RowDispatch, RowsABlockHoldsInRegistersStayOffTheClusters) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+    const auto held = decide<RMSNormSelection>(call_of<RMSNormCall>(dtype, 1, 16384));
+    EXPECT_EQ(held.first, "rms_norm_cuda");
+    EXPECT_EQ(held.second.at("rms_norm_cluster_cuda"),
+              "refused: a row of 16384 elements is 2048 whole packs (at most 2048): one block a "
+              "row holds it in registers");
+    EXPECT_EQ(decide<LayerNormSelection>(call_of<LayerNormCall>(dtype, 4, 16384)).first,
+              "layer_norm_cuda");
+    EXPECT_EQ(decide<FusedAddRMSNormSelection>(call_of<FusedAddRMSNormCall>(dtype, 8, 16384)).first,
+              "fused_add_rms_norm_cuda");
+    EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(dtype, 1, 16392)).first,
+              "rms_norm_cluster_cuda");
+    EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(dtype, 1, 16385)).first,
+              "rms_norm_cluster_cuda");
+  }
+  EXPECT_EQ(decide<RMSNormSelection>(call_of<RMSNormCall>(DType::kFloat32, 1, 16384)).first,
+            "rms_norm_cluster_cuda");
 }
 
 }  // namespace

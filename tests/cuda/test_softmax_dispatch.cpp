@@ -132,6 +132,18 @@ TEST(SoftmaxDispatch, ManyOrShortRowsTakeTheRowKernel) {
   }
 }
 
+// Rows of whole packs a block holds in registers (2048 packs) stay on the row kernel.
+TEST(SoftmaxDispatch, RowsABlockHoldsInRegistersStayOffTheClusters) {
+  ScopedDeviceFacts facts(kCUDA, kH200);
+  const Decision held = decide(call_of(1, 16384, 1));
+  EXPECT_EQ(held.winner, "softmax_rows_cuda");
+  EXPECT_EQ(held.dropped.at("softmax_cluster_cuda"),
+            "refused: a row of 16384 elements is 2048 whole packs (at most 2048): one block a row "
+            "holds it in registers");
+  EXPECT_EQ(decide(call_of(1, 16392, 1)).winner, "softmax_cluster_cuda");
+  EXPECT_EQ(decide(call_of(1, 16384, 1, DType::kFloat32)).winner, "softmax_cluster_cuda");
+}
+
 TEST(SoftmaxDispatch, RowsOfUpTo128PacksTakeAGroupOfLanesARow) {
   ScopedDeviceFacts facts(kCUDA, kH200);
   for (const SoftmaxCall& c : {call_of(65536, 7, 1), call_of(4, 1000, 1), call_of(1, 1024, 1),

@@ -34,7 +34,7 @@ inline constexpr int64_t kClusterRowMaxPacks =
 // no more of them than one wave of clusters holds.
 inline std::optional<std::string> cluster_rows_refusal(DType dtype, int64_t rows, int64_t n,
                                                        const DeviceFacts& facts) {
-  if (auto why = few_long_rows_refusal(rows, n, facts)) return why;
+  if (auto why = few_long_rows_refusal(dtype, rows, n, facts)) return why;
   const int64_t max_n = kClusterRowMaxPacks * wide_vector_width(dtype);
   if (n > max_n) {
     return fmt::format("a row of {} elements does not fit a cluster's registers (at most {})", n,

@@ -68,10 +68,10 @@ inline std::optional<int64_t> grid_row_floor_override() {
 }
 
 // Rows the grid rows serve: few long rows (common/long_rows.hpp) of `shortest` elements or more.
-inline std::optional<std::string> grid_rows_refusal(int64_t rows, int64_t n, int64_t shortest,
-                                                    const DeviceFacts& facts) {
+inline std::optional<std::string> grid_rows_refusal(DType dtype, int64_t rows, int64_t n,
+                                                    int64_t shortest, const DeviceFacts& facts) {
   if (auto floor = grid_row_floor_override()) shortest = *floor;
-  if (auto why = few_long_rows_refusal(rows, n, facts)) return why;
+  if (auto why = few_long_rows_refusal(dtype, rows, n, facts)) return why;
   if (n < shortest) {
     return fmt::format("rows of {} elements are shorter than {}: one block a row walks them faster",
                        n, shortest);

@@ -11,20 +11,33 @@
 
 #include <fmt/format.h>
 
+#include "kernels/cuda/common/row_tuning.hpp"
 #include "tileops/framework/device_facts.hpp"
 
 namespace tileops::cuda {
 
 inline constexpr int64_t kLongRow = 16384;
 
-// Fewer rows than SMs, each of kLongRow elements or more.
-inline std::optional<std::string> few_long_rows_refusal(int64_t rows, int64_t n,
+// Fewer rows than SMs, each of kLongRow elements or more, and not one a block holds in registers
+// (whole packs, at most kRegisterRowMostPacks: bf16 and fp16 rows of 16384): there the block
+// kernel ran 1.4-4.0 us faster than the clusters on an H100 (RMSNorm 1x16384 bf16 2.96 us
+// against 5.15, LayerNorm 3.8 against 7.8; docs/perf/h200-staged-2026-12-07).
+inline std::optional<std::string> few_long_rows_refusal(DType dtype, int64_t rows, int64_t n,
                                                         const DeviceFacts& facts) {
-  if (rows < facts.sm_count && n >= kLongRow) return std::nullopt;
-  return fmt::format(
-      "rows are not few and long ({} rows of {}; needs fewer rows than the {} SMs and at least {} "
-      "elements a row)",
-      rows, n, facts.sm_count, kLongRow);
+  if (rows >= facts.sm_count || n < kLongRow) {
+    return fmt::format(
+        "rows are not few and long ({} rows of {}; needs fewer rows than the {} SMs and at least "
+        "{} elements a row)",
+        rows, n, facts.sm_count, kLongRow);
+  }
+  const int vec = wide_vector_width(dtype);
+  if (n % vec == 0 && n / vec <= kRegisterRowMostPacks) {
+    return fmt::format(
+        "a row of {} elements is {} whole packs (at most {}): one block a row holds it in "
+        "registers",
+        n, n / vec, kRegisterRowMostPacks);
+  }
+  return std::nullopt;
 }
 
 // Clusters of 8 one-SM blocks that run at once, counted as half what the SMs would hold: a

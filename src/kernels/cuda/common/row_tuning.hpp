@@ -92,6 +92,8 @@ inline KernelSpec register_row_kernel_spec(const RowKernelDecl& k, DType dtype, 
 constexpr int64_t register_row_max_threads(int packs) {
   return packs > 2 ? 512 : 1024;
 }
+// The widest row, in packs, that dispatch gives a register-row variant: two packs a thread.
+inline constexpr int64_t kRegisterRowMostPacks = 2 * register_row_max_threads(2);
 
 // The packs a thread of a block-a-row call's register-row variant holds, or 0 for the generic
 // kernel. The call must take one access a thread (per_thread 1: the untuned choice under a wave
@@ -108,10 +110,8 @@ inline int register_row_packs(DType dtype, int vec, int64_t per_thread, int64_t 
   }
   const int64_t packs = n / vec;
   if (forced > 0) return packs <= forced * register_row_max_threads(forced) ? forced : 0;
-  for (int p : {1, 2}) {
-    if (packs <= p * register_row_max_threads(p)) return p;
-  }
-  return 0;
+  if (packs > kRegisterRowMostPacks) return 0;
+  return packs <= register_row_max_threads(1) ? 1 : 2;
 }
 
 // The index of a register-row variant among RowKernelSet's functions: after the four generic ones.

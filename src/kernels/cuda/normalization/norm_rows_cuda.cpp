@@ -93,7 +93,7 @@ class LayerNormGridCuda final : public GridRowsCuda<LayerNormGridCuda, LayerNorm
   using GridRowsCuda::GridRowsCuda;
   static RowKernelDecl kernel() { return LayerNormCuda::kernel(); }
   static std::optional<std::string> refusal(const LayerNormCall& call, const DeviceFacts& facts) {
-    return grid_rows_refusal(call.rows, call.n, kGridNormLongRow, facts);
+    return grid_rows_refusal(call.dtype, call.rows, call.n, kGridNormLongRow, facts);
   }
   int64_t workspace_bytes(const LayerNormCall& call) const override {
     return grid_rows_workspace_bytes(call.dtype, call.rows, call.n, sm_count(call.device.index));
@@ -114,7 +114,7 @@ class FusedAddRMSNormGridCuda final
   static RowKernelDecl kernel() { return FusedAddRMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const FusedAddRMSNormCall& call,
                                             const DeviceFacts& facts) {
-    return grid_rows_refusal(call.rows, call.n, kGridNormLongRow, facts);
+    return grid_rows_refusal(call.dtype, call.rows, call.n, kGridNormLongRow, facts);
   }
   int64_t workspace_bytes(const FusedAddRMSNormCall& call) const override {
     return grid_rows_workspace_bytes(call.dtype, call.rows, call.n, sm_count(call.device.index));

@@ -50,7 +50,7 @@ class RMSNormGridCuda final : public GridRowsCuda<RMSNormGridCuda, RMSNormKernel
   using GridRowsCuda::GridRowsCuda;
   static RowKernelDecl kernel() { return RMSNormCuda::kernel(); }
   static std::optional<std::string> refusal(const RMSNormCall& call, const DeviceFacts& facts) {
-    return grid_rows_refusal(call.rows, call.n, kGridNormLongRow, facts);
+    return grid_rows_refusal(call.dtype, call.rows, call.n, kGridNormLongRow, facts);
   }
   int64_t workspace_bytes(const RMSNormCall& call) const override {
     return grid_rows_workspace_bytes(call.dtype, call.rows, call.n, sm_count(call.device.index));

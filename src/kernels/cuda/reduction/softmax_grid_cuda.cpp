@@ -20,7 +20,7 @@ class SoftmaxGridCuda final
 
   static std::optional<std::string> refusal(const SoftmaxCall& call, const DeviceFacts& facts) {
     if (auto why = not_last_dim(call)) return why;
-    return grid_rows_refusal(call.outer, call.n, kGridSoftmaxLongRow, facts);
+    return grid_rows_refusal(call.dtype, call.outer, call.n, kGridSoftmaxLongRow, facts);
   }
 
   int64_t workspace_bytes(const SoftmaxCall& call) const override {

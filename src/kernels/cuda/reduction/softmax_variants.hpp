@@ -79,7 +79,7 @@ inline std::optional<std::string> not_last_dim(const SoftmaxCall& call) {
 inline std::optional<std::string> not_few_long_rows(const SoftmaxCall& call,
                                                     const DeviceFacts& facts) {
   if (auto why = not_last_dim(call)) return why;
-  return few_long_rows_refusal(call.outer, call.n, facts);
+  return few_long_rows_refusal(call.dtype, call.outer, call.n, facts);
 }
 
 }  // namespace tileops::cuda::softmax
