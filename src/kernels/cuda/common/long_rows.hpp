@@ -30,12 +30,11 @@ inline std::optional<std::string> few_long_rows_refusal(DType dtype, int64_t row
         "{} elements a row)",
         rows, n, facts.sm_count, kLongRow);
   }
-  const int vec = wide_vector_width(dtype);
-  if (n % vec == 0 && n / vec <= kRegisterRowMostPacks) {
+  if (register_row_holds(dtype, n)) {
     return fmt::format(
         "a row of {} elements is {} whole packs (at most {}): one block a row holds it in "
         "registers",
-        n, n / vec, kRegisterRowMostPacks);
+        n, n / wide_vector_width(dtype), kRegisterRowMostPacks);
   }
   return std::nullopt;
 }

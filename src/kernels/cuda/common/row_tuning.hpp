@@ -95,22 +95,32 @@ constexpr int64_t register_row_max_threads(int packs) {
 // The widest row, in packs, that dispatch gives a register-row variant: two packs a thread.
 inline constexpr int64_t kRegisterRowMostPacks = 2 * register_row_max_threads(2);
 
+// Whether a row of n elements is whole 16-byte packs that a register-row variant's block holds
+// (at most kRegisterRowMostPacks): the shape half of register_row_packs' test, which the long-row
+// refusal shares (long_rows.hpp).
+inline bool register_row_holds(DType dtype, int64_t n) {
+  const int vec = wide_vector_width(dtype);
+  return n % vec == 0 && n / vec <= kRegisterRowMostPacks;
+}
+
 // The packs a thread of a block-a-row call's register-row variant holds, or 0 for the generic
 // kernel. The call must take one access a thread (per_thread 1: the untuned choice under a wave
-// of rows), the row be whole 16-byte packs (n a multiple of vec, the wide width) and every
-// tensor start on a 16-byte boundary, so that every row does too. Then the fewest packs a thread
-// whose block holds the row: 1 up to 1024 packs, 2 up to 2048; 4 only when `forced` (for
-// measurement: 512 threads of four packs against 1024 of two). forced > 0 forces that count
-// where the row fits it.
+// of rows), the row be whole 16-byte packs a block holds (register_row_holds; vec the wide
+// width) and every tensor start on a 16-byte boundary, so that every row does too. Then the
+// fewest packs a thread whose block holds the row: 1 up to 1024 packs, 2 up to 2048; 4 only when
+// `forced` (for measurement: 512 threads of four packs against 1024 of two). forced > 0 forces
+// that count where the row fits it.
 inline int register_row_packs(DType dtype, int vec, int64_t per_thread, int64_t n,
                               std::span<const Tensor* const> tensors, int forced = 0) {
-  if (per_thread != 1 || vec != wide_vector_width(dtype) || n % vec != 0) return 0;
+  if (per_thread != 1 || vec != wide_vector_width(dtype)) return 0;
+  const int64_t packs = n / vec;
+  const bool fits = forced > 0 ? n % vec == 0 && packs <= forced * register_row_max_threads(forced)
+                               : register_row_holds(dtype, n);
+  if (!fits) return 0;
   for (const Tensor* t : tensors) {
     if (!aligned16(t->data())) return 0;
   }
-  const int64_t packs = n / vec;
-  if (forced > 0) return packs <= forced * register_row_max_threads(forced) ? forced : 0;
-  if (packs > kRegisterRowMostPacks) return 0;
+  if (forced > 0) return forced;
   return packs <= register_row_max_threads(1) ? 1 : 2;
 }
 

@@ -17,8 +17,9 @@ namespace tileops::cuda {
 namespace {
 
 constexpr unsigned kStagedBlock = 256;
-// Narrower rows leave over half of a block's packs idle; the flat kernel spreads them over the
-// device (65536x1025 bf16: 200 us staged, 202 flat, on an H100; docs/perf/h200-staged-2026-12-07).
+// Narrower rows gained nothing over the flat kernel, which spreads them over the device: a bf16
+// row of 1025 fills a quarter of a block's 4096-column chunk (65536x1025: 200 us staged, 202
+// flat, on an H100; docs/perf/h200-staged-2026-12-07). Measured in bf16 and applied to every dtype.
 constexpr int64_t kMinStagedColumns = 2048;
 // Below this many outputs a call is latency-bound and the flat kernel, one element an access,
 // wins: 256x4097 and 1024x1025 bf16 (2^20 outputs) took 4.9 us flat against 5.3-6.1 staged,
@@ -49,8 +50,10 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
                          call.n, vec);
     }
     if (call.n < kMinStagedColumns) {
-      return fmt::format("rows of {} columns (under {}) leave over half of a {}-thread block idle",
-                         call.n, kMinStagedColumns, kStagedBlock);
+      return fmt::format(
+          "rows of {} columns (under {}): the flat kernel was as fast on rows this "
+          "narrow",
+          call.n, kMinStagedColumns);
     }
     if (call.m * call.n < kMinStagedOutputs) {
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
