@@ -122,7 +122,8 @@ class CudaClusteredTiles : public CudaTuning {
       EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, Shape{n, k}}, DType::kBFloat16))
           << tile << " " << m << "x" << n << "x" << k;
       const std::string config = op.kernel_config();
-      EXPECT_TRUE(config == "tile=" + tile || config.rfind("tile=" + tile + ",split_k=", 0) == 0)
+      const std::string shown = tile.substr(0, tile.find("/uncapped"));  // the config names tiles
+      EXPECT_TRUE(config == "tile=" + shown || config.rfind("tile=" + shown + ",split_k=", 0) == 0)
           << config;
       configs.push_back(config);
     }
@@ -223,6 +224,20 @@ TEST_F(CudaClusteredTiles, ClusteredTilesSplitK) {
         << tile << " gated";
     EXPECT_EQ(gated.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
         << gated.kernel_config();
+  }
+}
+
+// Each tile is also a candidate at its full K split ("/uncapped"), past the cap the untuned plan
+// puts on every tile of a call (4 serial splits where they fill the SMs): 128x1024x7168, whose
+// 16 tiles of 64x128 split 7 ways uncapped (parallel) on any device of 112 SMs or more and at most
+// 4 ways (serial) under the cap. Both forms match the reference.
+TEST_F(CudaClusteredTiles, UncappedCandidatesSplitPastTheCap) {
+  const std::string tile = "64x128x64/s8";
+  const std::vector<std::string> capped = linear_layout(tile, {{128, 1024, 7168}});
+  const std::vector<std::string> uncapped = linear_layout(tile + "/uncapped", {{128, 1024, 7168}});
+  if (read_device_facts(Device::cuda(0)).sm_count >= 112) {
+    EXPECT_EQ(uncapped.front(), "tile=" + tile + ",split_k=7,reduce=parallel");
+    EXPECT_EQ(capped.front(), "tile=" + tile + ",split_k=4,reduce=serial");
   }
 }
 

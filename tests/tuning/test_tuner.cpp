@@ -162,6 +162,24 @@ TEST_F(TunerTest, KeyedChoicesDescribeEachKeyOnce) {
   EXPECT_EQ(described, 2) << "another key is described (its spec, stored, is read from the store)";
 }
 
+TEST_F(TunerTest, CandidatesThatRepeatAnEarlierOneAreNeitherCheckedNorTimed) {
+  Tuner tuner("kernel", kCandidates);
+  tuner.enter_tuned_mode({});
+  // c repeats a for this spec; it would be the fastest if it were timed.
+  Script script{.us = {{0, 5.0}, {1, 3.0}, {2, 0.5}, {3, 4.0}}};
+  const int chosen = tuner.choose({9, 0, 0, 0, 0, 0}, 0, [&] {
+    SettleInputs inputs{"board", "repeating spec",
+                        [&] { return std::unique_ptr<TuningTrial>(new ScriptedTrial(script)); }};
+    inputs.repeats_earlier = [](int c) { return c == 2; };
+    return inputs;
+  });
+  EXPECT_EQ(chosen, 1);
+  EXPECT_EQ(std::count(script.checked.begin(), script.checked.end(), 2), 0);
+  EXPECT_EQ(std::count(script.timed.begin(), script.timed.end(), 2), 0);
+  EXPECT_EQ(script.timed.size(), 3u);
+  EXPECT_EQ(lookup_tuned("board", {"kernel", "repeating spec"}), "b");
+}
+
 TEST(Tuner, NeedsAtLeastOneCandidate) {
   EXPECT_THROW(Tuner("kernel", std::vector<std::string>{}), ContractError);
 }

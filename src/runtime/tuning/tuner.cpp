@@ -71,7 +71,7 @@ int Tuner::settle(const SettleInputs& inputs, int fallback) {
   double best_us = trial->time_us(fallback, options_);
   std::string summary = fmt::format("{} {:.2f} us", candidates_[fallback], best_us);
   for (int c = 0; c < static_cast<int>(candidates_.size()); ++c) {
-    if (c == fallback) continue;
+    if (c == fallback || (inputs.repeats_earlier && inputs.repeats_earlier(c))) continue;
     if (!trial->check(c, why)) {
       warn(fmt::format("tuning: {} [{}]: candidate {} differs from {} ({}); skipped", kernel_, spec,
                        candidates_[c], candidates_[fallback], why));

@@ -44,6 +44,10 @@ struct SettleInputs {
   std::string board;
   std::string spec;
   std::function<std::unique_ptr<TuningTrial>()> make_trial;
+  // Whether candidate c would run, for this spec, exactly what a candidate before it runs: it is
+  // neither checked nor timed (a GEMM tile's uncapped split where the cap does not bind). Empty:
+  // every candidate is distinct.
+  std::function<bool(int)> repeats_earlier;
 };
 
 // A call spec as numbers (dtype, sizes, flags), so a tuned call finds its settled choice without

@@ -126,11 +126,15 @@ std::vector<int> tiles_serving(bool ta, bool tb, bool gated) {
   return served;
 }
 
-// The tuning candidates: the tiles, then cuBLASLt when offered.
+// The tuning candidates: the tiles under the call's split cap (untuned_plan), the same tiles at
+// their full split ("<tile>/uncapped", timed only where the cap lowers that tile's splits), then
+// cuBLASLt when offered.
 constexpr std::string_view kCublasLtCandidate = "cublaslt";
+constexpr std::string_view kUncappedSuffix = "/uncapped";
 std::vector<std::string> candidate_names(const std::vector<int>& tiles, bool with_cublaslt) {
   std::vector<std::string> names;
   for (int i : tiles) names.push_back(kTiles[i].name());
+  for (int i : tiles) names.push_back(kTiles[i].name() + std::string(kUncappedSuffix));
   if (with_cublaslt) names.emplace_back(kCublasLtCandidate);
   return names;
 }
@@ -397,16 +401,19 @@ class GemmSm90WsCuda final : public GemmKernel {
            const GemmTail& tail, const Tensor& workspace) override {
     const int device = device_of(a);
     const TailPointers tp = tail_pointers(call, tail);
-    const UntunedPlan plan = untuned_plan(call, sm_count(device), tiles_, serial_first_);
+    const int sms = sm_count(device);
+    const UntunedPlan plan = untuned_plan(call, sms, tiles_, serial_first_);
     const int cap = plan.split_cap;
     const int candidate =
         tuner_.tuned()
-            ? choose_gemm_candidate(tuner_, "gemm_sm90_ws", call, candidate_of(plan.tile), a, b, d,
-                                    workspace_bytes(call),
-                                    [this, call, device, tp, cap](
-                                        int c, const void* ap, const void* bp, void* dp, void* wp) {
-                                      enqueue_candidate(c, call, device, ap, bp, dp, wp, tp, cap);
-                                    })
+            ? choose_gemm_candidate(
+                  tuner_, "gemm_sm90_ws", call, candidate_of(plan.tile), a, b, d,
+                  workspace_bytes(call),
+                  [this, call, device, tp, cap](int c, const void* ap, const void* bp, void* dp,
+                                                void* wp) {
+                    enqueue_candidate(c, call, device, ap, bp, dp, wp, tp, cap);
+                  },
+                  [this, call, sms, cap](int c) { return uncapped_repeats(c, call, sms, cap); })
             : candidate_of(plan.tile);
     last_candidate_.store(candidate, std::memory_order_relaxed);
     enqueue_candidate(candidate, call, device, a.data(), b.data(), d.data(),
@@ -417,10 +424,10 @@ class GemmSm90WsCuda final : public GemmKernel {
   // K; "cublaslt" when tuning chose cuBLASLt.
   std::string config() const override {
     const int c = last_candidate_.load(std::memory_order_relaxed);
-    if (c >= static_cast<int>(tiles_.size())) return std::string(kCublasLtCandidate);
+    if (c >= cublaslt_candidate()) return std::string(kCublasLtCandidate);
     const int splits = last_splits_.load(std::memory_order_relaxed);
     const bool parallel = last_parallel_reduce_.load(std::memory_order_relaxed);
-    return "tile=" + kTiles[tiles_[c]].name() +
+    return "tile=" + kTiles[tiles_[c % tiles_.size()]].name() +
            (splits > 1
                 ? fmt::format(",split_k={},reduce={}", splits, parallel ? "parallel" : "serial")
                 : "");
@@ -434,11 +441,24 @@ class GemmSm90WsCuda final : public GemmKernel {
     return static_cast<int>(std::find(tiles_.begin(), tiles_.end(), tile) - tiles_.begin());
   }
 
-  // Candidate c: tile tiles_[c] splitting K at most split_cap ways, or cuBLASLt after the tiles.
+  int tile_count_served() const { return static_cast<int>(tiles_.size()); }
+  int cublaslt_candidate() const { return 2 * tile_count_served(); }
+
+  // Whether candidate c is a tile's uncapped form that splits K as its capped form does for call.
+  bool uncapped_repeats(int c, const GemmCall& call, int sms, int split_cap) const {
+    if (c < tile_count_served() || c >= cublaslt_candidate()) return false;
+    const WsTile& t = kTiles[tiles_[c - tile_count_served()]];
+    return splits_for(call, t, sms, kMostSplits) == splits_for(call, t, sms, split_cap);
+  }
+
+  // Candidate c: tile tiles_[c] splitting K at most split_cap ways, tiles_[c - tiles] at its full
+  // split, or cuBLASLt after both.
   void enqueue_candidate(int c, const GemmCall& call, int device, const void* ap, const void* bp,
                          void* dp, void* wp, const TailPointers& tp, int split_cap) {
-    if (c < static_cast<int>(tiles_.size())) {
+    if (c < tile_count_served()) {
       enqueue(tiles_[c], call, device, ap, bp, dp, wp, tp, split_cap);
+    } else if (c < cublaslt_candidate()) {
+      enqueue(tiles_[c - tile_count_served()], call, device, ap, bp, dp, wp, tp, kMostSplits);
     } else if (call.m != 0 && call.n != 0 && call.batch != 0) {
       cublaslt_->enqueue(call, ap, bp, dp, tp.bias, tp.residual, wp, device);
     }
@@ -548,8 +568,8 @@ class GemmSm90WsCuda final : public GemmKernel {
   bool parallel_reduce_;  // not TILEOPS_GEMM_SPLIT_REDUCE=serial then
   bool serial_first_;     // not TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0 then
   std::vector<int>
-      tiles_;  // the kTiles serving this layout; tuning candidate c < size is tiles_[c]
-  std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate tiles_.size(), when offered
+      tiles_;  // the kTiles serving this layout; tuning candidates c and c + size are tiles_[c]
+  std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate cublaslt_candidate(), when offered
   std::vector<std::unique_ptr<CudaFunction>> fns_;  // by kTiles index; null where not served
   tuning::Tuner tuner_;
   std::atomic<int> last_candidate_{0};

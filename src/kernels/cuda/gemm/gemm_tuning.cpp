@@ -10,7 +10,8 @@ namespace tileops::cuda {
 
 int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
                           int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
-                          int64_t workspace_bytes, const GemmEnqueue& enqueue) {
+                          int64_t workspace_bytes, const GemmEnqueue& enqueue,
+                          std::function<bool(int)> repeats_earlier) {
   const int device = device_of(a);
   // A gated call runs other tiles (half as many output columns a tile), so it is its own spec;
   // bias and residual do not move the choice.
@@ -43,6 +44,7 @@ int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const
                     scratch.defined() ? scratch.data() : nullptr);
           });
     };
+    settle.repeats_earlier = std::move(repeats_earlier);
     return settle;
   });
 }

@@ -16,9 +16,11 @@ using GemmEnqueue =
     std::function<void(int c, const void* a, const void* b, void* d, void* workspace)>;
 
 // The candidate to run for call: `fallback` untuned, else the tuner's settled choice. Trials get
-// workspace_bytes of scratch of their own.
+// workspace_bytes of scratch of their own; candidates for which repeats_earlier is true run what an
+// earlier one runs and are not timed.
 int choose_gemm_candidate(tuning::Tuner& tuner, const std::string& kernel, const GemmCall& call,
                           int fallback, const Tensor& a, const Tensor& b, const Tensor& d,
-                          int64_t workspace_bytes, const GemmEnqueue& enqueue);
+                          int64_t workspace_bytes, const GemmEnqueue& enqueue,
+                          std::function<bool(int)> repeats_earlier = {});
 
 }  // namespace tileops::cuda
