@@ -25,9 +25,10 @@ __device__ __forceinline__ SpanSplit span_split(const T* p, int cols) {
 
 // A span src[0, cols) on its way to shared memory: load() reads it into registers, store() writes
 // it to buf[shift, shift + cols), shift = pack_offset(src), so that src's packs land on buf's
-// 16-byte boundaries (buf 16-byte aligned, cols + VEC - 1 elements long). The block's threads
-// share the work, at most PER_THREAD packs each (cols <= PER_THREAD * VEC * blockDim.x, blockDim.x
-// >= 2 * VEC). Loading every span before storing any keeps all their loads in flight together:
+// 16-byte boundaries (buf 16-byte aligned, cols + VEC - 1 elements long). A group of `threads`
+// threads (tid, its rank in them) shares the work, at most PER_THREAD packs each (cols <=
+// PER_THREAD * VEC * threads, threads >= 2 * VEC); load and store take the same tid and threads.
+// Loading every span before storing any keeps all their loads in flight together:
 // the compiler may not move a global load past a store through a generic pointer, so a
 // load-store loop waits out one memory round trip a pack. The caller synchronises before reading
 // buf.
@@ -39,13 +40,12 @@ struct StagedSpan {
   SpanSplit split;
   int shift = 0;
 
-  __device__ __forceinline__ void load(const T* __restrict__ src, int cols) {
+  __device__ __forceinline__ void load(const T* __restrict__ src, int cols, int tid, int threads) {
     shift = pack_offset<T, VEC>(src);
     split = span_split<T, VEC>(src, cols);
-    const int tid = threadIdx.x;
 #pragma unroll
     for (int c = 0; c < PER_THREAD; ++c) {
-      const int p = tid + c * (int)blockDim.x;
+      const int p = tid + c * threads;
       if (p < split.packs) packs[c] = load_pack<T, VEC>(src + split.head + p * VEC);
     }
     // The head and the tail, fewer than VEC elements each: threads [0, head) and [VEC, VEC +
@@ -59,12 +59,11 @@ struct StagedSpan {
     if (edge >= 0) edge_value = src[edge];
   }
 
-  __device__ __forceinline__ void store(T* buf) const {
+  __device__ __forceinline__ void store(T* buf, int tid, int threads) const {
     T* dst = buf + shift;
-    const int tid = threadIdx.x;
 #pragma unroll
     for (int c = 0; c < PER_THREAD; ++c) {
-      const int p = tid + c * (int)blockDim.x;
+      const int p = tid + c * threads;
       if (p < split.packs) store_pack<T, VEC>(dst + split.head + p * VEC, packs[c]);
     }
     if (edge >= 0) dst[edge] = edge_value;

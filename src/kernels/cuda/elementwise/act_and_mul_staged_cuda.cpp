@@ -16,28 +16,52 @@
 namespace tileops::cuda {
 namespace {
 
-constexpr unsigned kStagedBlock = 256;
-// Narrower rows gained nothing over the flat kernel, which spreads them over the device: a bf16
-// row of 1025 fills a quarter of a block's 4096-column chunk (65536x1025: 200 us staged, 202
-// flat, on an H100; docs/perf/h200-staged-2026-12-07). Measured in bf16 and applied to every dtype.
-constexpr int64_t kMinStagedColumns = 2048;
+// A staged kernel's shape: groups of `group` threads, each taking a chunk of one row of `packs`
+// 16-byte packs a thread of each span, `rows` groups a block.
+struct StagedShape {
+  int group, packs, rows;
+  unsigned threads() const { return static_cast<unsigned>(group * rows); }
+};
+// Wide rows: one 256-thread group a block, chunks of 4096 16-bit columns. Rows of at most one
+// narrow chunk (2048 16-bit columns): four 64-thread groups a block, a row each, so a block keeps
+// as many loads in flight as on a wide row.
+constexpr StagedShape kWide{.group = 256, .packs = 2, .rows = 1};
+constexpr StagedShape kNarrow{.group = 64, .packs = 4, .rows = 4};
+
+// Narrower rows leave most of a group idle; the flat kernel spreads them over the device.
+constexpr int64_t kMinStagedColumns = 512;
 // Below this many outputs a call is latency-bound and the flat kernel, one element an access,
 // wins: 256x4097 and 1024x1025 bf16 (2^20 outputs) took 4.9 us flat against 5.3-6.1 staged,
 // 2048x4095 (2^23) 30.7 against 21.2, on an H100 (docs/perf/h200-staged-2026-12-07).
 constexpr int64_t kMinStagedOutputs = int64_t{1} << 22;
 
-// Columns of one row a block takes: two 16-byte packs a thread.
-int64_t chunk_columns(DType dtype) {
-  return 2 * int64_t{kStagedBlock} * wide_vector_width(dtype);
+int64_t chunk_columns(const StagedShape& s, DType dtype) {
+  return int64_t{s.group} * s.packs * wide_vector_width(dtype);
 }
 
-KernelSpec staged_spec(GatedActivation act, DType dtype) {
-  const int vec = wide_vector_width(dtype);
+const StagedShape& shape_for(DType dtype, int64_t n) {
+  return n <= chunk_columns(kNarrow, dtype) ? kNarrow : kWide;
+}
+
+KernelSpec staged_spec(GatedActivation act, DType dtype, const StagedShape& shape) {
   return KernelSpec(
       "elementwise/act_and_mul_staged.cu", "act_and_mul_staged_kernel",
-      {KernelConstant::type_of("T", cuda_type(dtype)), KernelConstant::integer("VEC", vec),
+      {KernelConstant::type_of("T", cuda_type(dtype)),
+       KernelConstant::integer("VEC", wide_vector_width(dtype)),
        KernelConstant::integer("ACT", static_cast<int>(act)),
-       KernelConstant::integer("CHUNK", static_cast<int>(chunk_columns(dtype)))});
+       KernelConstant::integer("PER_THREAD", shape.packs),
+       KernelConstant::integer("GROUP", shape.group), KernelConstant::integer("ROWS", shape.rows)});
+}
+
+// The launch of a call: blocks of shape.rows rows by chunks of a row.
+struct StagedGrid {
+  int64_t chunks, blocks;
+};
+StagedGrid staged_grid(DType dtype, int64_t m, int64_t n) {
+  const StagedShape& shape = shape_for(dtype, n);
+  const int64_t chunk = chunk_columns(shape, dtype);
+  const int64_t chunks = (n + chunk - 1) / chunk;
+  return {chunks, (m + shape.rows - 1) / shape.rows * chunks};
 }
 
 template <GatedActivation A>
@@ -50,39 +74,43 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
                          call.n, vec);
     }
     if (call.n < kMinStagedColumns) {
-      return fmt::format(
-          "rows of {} columns (under {}): the flat kernel was as fast on rows this "
-          "narrow",
-          call.n, kMinStagedColumns);
+      return fmt::format("rows of {} columns (under {}) leave most of a {}-thread group idle",
+                         call.n, kMinStagedColumns, kNarrow.group);
     }
     if (call.m * call.n < kMinStagedOutputs) {
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
                          call.m * call.n);
     }
-    const int64_t chunks = (call.n + chunk_columns(call.dtype) - 1) / chunk_columns(call.dtype);
-    if (call.m > (int64_t{1} << 31) / chunks - 1) {
-      return fmt::format("{} rows of {} chunks reach 2^31 blocks", call.m, chunks);
+    const StagedGrid grid = staged_grid(call.dtype, call.m, call.n);
+    if (grid.blocks >= (int64_t{1} << 31)) {
+      return fmt::format("{} rows of {} chunks reach 2^31 blocks", call.m, grid.chunks);
     }
     return std::nullopt;
   }
 
   explicit ActAndMulStagedCuda(DType dtype)
-      : fn_(staged_spec(A, dtype)), chunk_(chunk_columns(dtype)) {}
+      : dtype_(dtype),
+        wide_(staged_spec(A, dtype, kWide)),
+        narrow_(staged_spec(A, dtype, kNarrow)) {}
 
   void run(const ActAndMulCall<A>& call, const Tensor& x, const Tensor& out) override {
     if (call.m == 0) return;
     const int device = device_of(x);
+    const StagedShape& shape = shape_for(dtype_, call.n);
+    const StagedGrid grid = staged_grid(dtype_, call.m, call.n);
     const void* xp = x.data();
     void* op = out.data();
+    int64_t m = call.m;
     int64_t n = call.n;
-    uint32_t chunks = static_cast<uint32_t>((n + chunk_ - 1) / chunk_);
-    launch(fn_.get(device), device, static_cast<unsigned>(call.m * chunks), 1, kStagedBlock, 0,
-           {&xp, &op, &n, &chunks});
+    uint32_t chunks = static_cast<uint32_t>(grid.chunks);
+    CudaFunction& fn = &shape == &kNarrow ? narrow_ : wide_;
+    launch(fn.get(device), device, static_cast<unsigned>(grid.blocks), 1, shape.threads(), 0,
+           {&xp, &op, &m, &n, &chunks});
   }
 
  private:
-  CudaFunction fn_;
-  int64_t chunk_;
+  DType dtype_;
+  CudaFunction wide_, narrow_;
 };
 
 const StaticKernelRegistration<ActAndMulStagedCuda<GatedActivation::kSilu>> kSilu(
@@ -97,7 +125,9 @@ const bool kVariants = [] {
     for (GatedActivation act :
          {GatedActivation::kSilu, GatedActivation::kGelu, GatedActivation::kGeluTanh}) {
       for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-        v.push_back(staged_spec(act, d).source());
+        for (const StagedShape* shape : {&kWide, &kNarrow}) {
+          v.push_back(staged_spec(act, d, *shape).source());
+        }
       }
     }
     return v;
