@@ -22,19 +22,17 @@ struct Rotary {
   int64_t tokens, query_heads, key_heads, head_dim, cache_rows, rotary_dim;
 };
 
-// The implementation dispatch picks: a block per token from 4 tokens an SM, with 16-byte accesses
-// where head_dim and the rotated span (R/2 NeoX, R GPT-J) split into them and a token has at least
-// 128 of them (the test's tensors come from the allocator, so they are aligned).
+// The implementation dispatch picks: 16-byte items over the grid where head_dim and the rotated
+// span (R/2 NeoX, R GPT-J) split into them (the test's tensors come from the allocator, so they
+// are aligned); else a block per token from 4 tokens an SM, the pairs kernel below that.
 std::string expected_kernel(const Rotary& r, bool neox, DType dtype) {
+  const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
+  const int64_t span = neox ? r.rotary_dim / 2 : r.rotary_dim;
+  if (r.head_dim % vec == 0 && span % vec == 0) return "rotary_embedding_flat_vec_cuda";
   if (r.tokens < 4 * read_device_facts(Device::cuda(0)).sm_count) {
     return "rotary_embedding_pairs_cuda";
   }
-  const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
-  const int64_t span = neox ? r.rotary_dim / 2 : r.rotary_dim;
-  const bool whole = r.head_dim % vec == 0 && span % vec == 0;
-  const bool fills_a_block = (r.query_heads + r.key_heads) * (span / vec) >= 128;
-  return whole && fills_a_block ? "rotary_embedding_tokens_vec_cuda"
-                                : "rotary_embedding_tokens_cuda";
+  return "rotary_embedding_tokens_cuda";
 }
 
 std::vector<std::optional<Shape>> shapes_of(const Rotary& r) {
@@ -141,6 +139,40 @@ TEST(CudaRotaryMixed, MisalignedQueryTakesTheScalarBlockKernel) {
     cuda::copy(got, out[i]);
     const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
     EXPECT_TRUE(c.ok()) << "output " << i << ": " << c.str();
+  }
+}
+
+// A cos/sin cache one element off its packs (a float32 view 4 bytes into its storage): the flat
+// kernel reads its entries one by one. Decode and prefill, both pairings.
+TEST(CudaRotaryMixed, ACacheOffItsPacksIsReadEntryByEntry) {
+  TILEOPS_REQUIRE_CUDA();
+  for (auto [neox, tokens] :
+       {std::pair{true, 3}, std::pair{false, 3}, std::pair{true, 700}, std::pair{false, 700}}) {
+    RotaryEmbeddingFwdOp op({.is_neox = neox});
+    const Rotary r{tokens, 8, 2, 128, 1000, 128};
+    std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, testing::fresh_seed());
+    host[3] = host_inputs(op, r, DType::kFloat32, testing::fresh_seed())[3];
+    const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
+    std::vector<Tensor> dev;
+    for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+    const Tensor storage =
+        Tensor::empty(Shape{host[3].numel() + 1}, DType::kFloat32, Device::cuda(0));
+    dev[3] = storage.as_strided(host[3].shape(), Shape{r.rotary_dim, 1}, 1);
+    cuda::copy(dev[3], host[3]);
+    std::vector<Tensor> out;
+    for (const TensorDesc& d : op.infer_outputs(dev)) {
+      out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
+      cuda::fill_bytes(out.back(), 0xff);
+    }
+    op.call_into(dev, out);
+    EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_flat_vec_cuda");
+    for (size_t i = 0; i < 2; ++i) {
+      const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
+      cuda::copy(got, out[i]);
+      const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
+      EXPECT_TRUE(c.ok()) << "is_neox=" << neox << " tokens=" << tokens << " output " << i << ": "
+                          << c.str();
+    }
   }
 }
 

@@ -76,35 +76,50 @@ TEST(RotaryDispatch, PrefillTakesABlockPerToken) {
   EXPECT_EQ(decide(call_of(4096, 16384)).first, "rotary_embedding_pairs_cuda");
 }
 
-TEST(RotaryDispatch, AlignedPrefillTakesSixteenByteAccesses) {
+TEST(RotaryDispatch, AlignedCallsTakeSixteenByteItemsOverTheGrid) {
   testing::ScopedDeviceFacts facts(kCUDA, kH200);
-  EXPECT_EQ(decide(call_of(528, 128, true)).first, "rotary_embedding_tokens_vec_cuda");
-  EXPECT_EQ(decide(call_of(4096, 64, true)).first, "rotary_embedding_tokens_vec_cuda");
+  for (int64_t tokens : {1, 64, 528, 4096}) {
+    const auto [winner, dropped] = decide(call_of(tokens, 128, true));
+    EXPECT_EQ(winner, "rotary_embedding_flat_vec_cuda") << tokens;
+    if (tokens >= 528) {
+      EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
+                "outranked by rotary_embedding_flat_vec_cuda (preferred_over)");
+    }
+  }
+  EXPECT_EQ(decide(call_of(4096, 64, true)).first, "rotary_embedding_flat_vec_cuda");
   // NeoX needs each half of rotary_dim in whole 8-element accesses; GPT-J the whole span.
   RotaryEmbeddingCall neox = call_of(4096, 40, true);
   auto [winner, dropped] = decide(neox);
   EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_flat_vec_cuda"),
+            "refused: rotary_dim 40 does not split into 8-element accesses (NeoX pairing)");
   EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
             "refused: rotary_dim 40 does not split into 8-element accesses (NeoX pairing)");
   RotaryEmbeddingCall gptj = neox;
   gptj.is_neox = false;
-  EXPECT_EQ(decide(gptj).first, "rotary_embedding_tokens_vec_cuda");
+  EXPECT_EQ(decide(gptj).first, "rotary_embedding_flat_vec_cuda");
   RotaryEmbeddingCall odd_head = call_of(4096, 64, true);
   odd_head.head_dim = 100;
   std::tie(winner, dropped) = decide(odd_head);
   EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
   EXPECT_EQ(
-      dropped.at("rotary_embedding_tokens_vec_cuda"),
+      dropped.at("rotary_embedding_flat_vec_cuda"),
       "refused: head_dim 100 is not a multiple of 8, the bfloat16 elements of a 16-byte access");
-  // Eight heads of 64 rotated dims: 32 items a token, too few for a 256-thread block.
+  // Eight heads of 64 rotated dims: 32 items a token, too few for the block-per-token kernel's
+  // 256 threads, but the flat kernel spreads them over the grid.
   RotaryEmbeddingCall few_heads = call_of(4096, 64, true);
   few_heads.query_heads = 7;
   few_heads.key_heads = 1;
   std::tie(winner, dropped) = decide(few_heads);
-  EXPECT_EQ(winner, "rotary_embedding_tokens_cuda");
+  EXPECT_EQ(winner, "rotary_embedding_flat_vec_cuda");
   EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
             "refused: 32 16-byte items a token fill under half a 256-thread block (the scalar "
             "block kernel has 256 pairs a token)");
+  // Misaligned decode tokens stay on the pairs kernel.
+  std::tie(winner, dropped) = decide(call_of(1));
+  EXPECT_EQ(winner, "rotary_embedding_pairs_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_flat_vec_cuda"),
+            "refused: query, key or an output does not start on 16 bytes");
 }
 
 }  // namespace

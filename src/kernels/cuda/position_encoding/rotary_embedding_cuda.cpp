@@ -1,13 +1,17 @@
-// RotaryEmbeddingFwdOp on CUDA: three implementations, chosen by dispatch.
+// RotaryEmbeddingFwdOp on CUDA: four implementations, chosen by dispatch.
 // `rotary_embedding_pairs_cuda` (general) spreads the rotated pairs of every token over the whole
 // grid, so one decode token still fills many blocks; `rotary_embedding_tokens_cuda` (preferred
 // where it serves) gives each token a block that reads its cache row once into shared memory, for
 // prefill-sized calls; `rotary_embedding_tokens_vec_cuda` (preferred over both) does the same
-// with 16-byte accesses where the tensors' alignment and the dims allow. One specialisation each
+// with 16-byte accesses where the tensors' alignment and the dims allow;
+// `rotary_embedding_flat_vec_cuda` (preferred over the block-per-token kernels) spreads 16-byte
+// items over the whole grid wherever they fit, any token count. One specialisation each
 // per (query dtype, cache dtype, position dtype, pairing), built on first use. Measured on the
 // H200: docs/perf/h200-multicast-2026-12-02.
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -39,6 +43,10 @@ KernelSpec tokens_spec(DType dtype, DType cache, DType positions, bool neox) {
 KernelSpec tokens_vec_spec(DType dtype, DType cache, DType positions, bool neox) {
   return rotary_spec("position_encoding/rotary_tokens_vec.cu", "rotary_tokens_vec_kernel", dtype,
                      cache, positions, neox);
+}
+KernelSpec flat_vec_spec(DType dtype, DType cache, DType positions, bool neox) {
+  return rotary_spec("position_encoding/rotary_flat_vec.cu", "rotary_flat_vec_kernel", dtype, cache,
+                     positions, neox);
 }
 
 // The kernels' arguments, in their order.
@@ -179,6 +187,29 @@ int64_t vec_of(DType dtype) {
   return 16 / static_cast<int64_t>(dtype_size(dtype));
 }
 
+// The rotated span a 16-byte item walks: NeoX rotates x[i] with x[i + R/2], so each half of R
+// in whole accesses; GPT-J pairs neighbours, so R in whole accesses.
+int64_t rotated_span(const RotaryEmbeddingCall& call) {
+  return call.is_neox ? call.rotary_dim / 2 : call.rotary_dim;
+}
+
+// Why 16-byte items do not fit the call, or nullopt.
+std::optional<std::string> sixteen_byte_refusal(const RotaryEmbeddingCall& call) {
+  if (!call.aligned16) {
+    return std::string("query, key or an output does not start on 16 bytes");
+  }
+  const int64_t vec = vec_of(call.dtype);
+  if (call.head_dim % vec != 0) {
+    return fmt::format("head_dim {} is not a multiple of {}, the {} elements of a 16-byte access",
+                       call.head_dim, vec, dtype_name(call.dtype));
+  }
+  if (rotated_span(call) % vec != 0) {
+    return fmt::format("rotary_dim {} does not split into {}-element accesses ({} pairing)",
+                       call.rotary_dim, vec, call.is_neox ? "NeoX" : "GPT-J");
+  }
+  return std::nullopt;
+}
+
 class RotaryTokensVecCuda final : public BlockPerTokenCuda<RotaryTokensVecCuda> {
  public:
   static constexpr int64_t kMinItemsPerToken = 128;
@@ -187,21 +218,9 @@ class RotaryTokensVecCuda final : public BlockPerTokenCuda<RotaryTokensVecCuda> 
   static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
                                             const DeviceFacts& facts) {
     if (auto why = block_per_token_refusal(call, facts)) return why;
-    if (!call.aligned16) {
-      return std::string("query, key or an output does not start on 16 bytes");
-    }
+    if (auto why = sixteen_byte_refusal(call)) return why;
     const int64_t vec = vec_of(call.dtype);
-    if (call.head_dim % vec != 0) {
-      return fmt::format("head_dim {} is not a multiple of {}, the {} elements of a 16-byte access",
-                         call.head_dim, vec, dtype_name(call.dtype));
-    }
-    // NeoX rotates x[i] with x[i + R/2]: each half of R in whole accesses; GPT-J pairs
-    // neighbours: R in whole accesses.
-    const int64_t span = call.is_neox ? call.rotary_dim / 2 : call.rotary_dim;
-    if (span % vec != 0) {
-      return fmt::format("rotary_dim {} does not split into {}-element accesses ({} pairing)",
-                         call.rotary_dim, vec, call.is_neox ? "NeoX" : "GPT-J");
-    }
+    const int64_t span = rotated_span(call);
     // A block is 256 threads, one 16-byte item each; a token with too few items leaves most of
     // them idle (odd-heads-prefill, 8 heads of 4 items: 6.1 us against the scalar kernel's 4.7,
     // docs/perf/h200-epilogue-2026-12-02).
@@ -219,12 +238,60 @@ class RotaryTokensVecCuda final : public BlockPerTokenCuda<RotaryTokensVecCuda> 
       : BlockPerTokenCuda(tokens_vec_spec(dtype, cache, positions, neox)) {}
 };
 
+// 16-byte items over the whole grid, each reading its cos and sin from the cache row itself: no
+// block waits for a token's row, so the loads of query and key are all in flight at once.
+class RotaryFlatVecCuda final : public RotaryCuda<RotaryFlatVecCuda> {
+ public:
+  static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_vec_cuda",
+                                                        "rotary_embedding_tokens_cuda"};
+
+  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call, const DeviceFacts&) {
+    if (auto why = sixteen_byte_refusal(call)) return why;
+    // A token's items are counted in ints in the kernel.
+    if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
+      return std::string("a token's heads x head_dim reach 2^31");
+    }
+    return std::nullopt;
+  }
+
+  RotaryFlatVecCuda(DType dtype, DType cache, DType positions, bool neox)
+      : cache_pack_bytes_(static_cast<uintptr_t>(neox ? vec_of(dtype) : vec_of(dtype) / 2) *
+                          dtype_size(cache)),
+        fn_(flat_vec_spec(dtype, cache, positions, neox)) {}
+
+  void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
+           const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
+           const Tensor& key_out) override {
+    if (call.tokens == 0) return;
+    const int device = device_of(query);
+    RotaryArgs a(call, positions, query, key, cos_sin_cache, query_out, key_out);
+    // An item's cos (and its sin) are one pack of the cache wherever the cache starts on one: the
+    // rows and the items' offsets in them are whole packs (sixteen_byte_refusal).
+    int cache_packed = reinterpret_cast<uintptr_t>(a.cache) % cache_pack_bytes_ == 0 ? 1 : 0;
+    const int64_t vec = vec_of(call.dtype);
+    const int64_t per_head =
+        rotated_span(call) / vec + (a.copy_rest ? (a.head_dim - a.rotary_dim) / vec : 0);
+    const auto base = a.pointers();
+    std::array<void*, std::tuple_size_v<decltype(base)> + 1> args{};
+    std::copy(base.begin(), base.end(), args.begin());
+    args.back() = &cache_packed;
+    launch_elementwise(fn_.get(device), device, a.tokens * (a.query_heads + a.key_heads) * per_head,
+                       args);
+  }
+
+ private:
+  uintptr_t cache_pack_bytes_;
+  CudaFunction fn_;
+};
+
 const StaticKernelRegistration<RotaryPairsCuda> kPairs("RotaryEmbeddingFwdOp",
                                                        "rotary_embedding_pairs_cuda");
 const StaticKernelRegistration<RotaryTokensCuda> kTokens("RotaryEmbeddingFwdOp",
                                                          "rotary_embedding_tokens_cuda");
 const StaticKernelRegistration<RotaryTokensVecCuda> kTokensVec("RotaryEmbeddingFwdOp",
                                                                "rotary_embedding_tokens_vec_cuda");
+const StaticKernelRegistration<RotaryFlatVecCuda> kFlatVec("RotaryEmbeddingFwdOp",
+                                                           "rotary_embedding_flat_vec_cuda");
 const bool kVariants = [] {
   register_cuda_variants("rotary_embedding", [] {
     std::vector<KernelSource> v;
@@ -235,6 +302,7 @@ const bool kVariants = [] {
             v.push_back(pairs_spec(d, c, p, neox).source());
             v.push_back(tokens_spec(d, c, p, neox).source());
             v.push_back(tokens_vec_spec(d, c, p, neox).source());
+            v.push_back(flat_vec_spec(d, c, p, neox).source());
           }
     return v;
   });
