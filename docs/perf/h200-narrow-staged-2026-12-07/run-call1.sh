@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Call 1 (GPU machine, repository root, .gpu/ carried, branch gpu-try: narrow-staged and
-# tune-uncapped over f2bab26): the staged kernel with four rows of at most 2048 16-bit columns a
-# block, from 512 columns (gated suites, memcheck and racecheck, gated rows with the staged kernel
-# excluded and taken, two rounds); the uncapped GEMM tuning candidates (their tests, and forced
-# on the narrow-N rows beside the capped tile); then the GEMM benchmark's GEMM rows.
+# Call 1 (GPU machine, repository root, .gpu/ carried, branch gpu-try: narrow-staged,
+# tune-uncapped and the flat rotary kernel over f2bab26): the staged kernel with four rows of at
+# most 2048 16-bit columns a block, from 512 columns (gated suites, memcheck and racecheck, gated
+# rows with the staged kernel excluded and taken, two rounds); the flat 16-byte rotary kernel
+# (its suites, memcheck and racecheck, the rotary benchmark with it excluded and taken, two
+# rounds); the uncapped GEMM tuning candidates (their tests, and forced on the narrow-N rows
+# beside the capped tile).
 set -uo pipefail
 source scripts/gpu/call_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
 SHARDS=3 STEP_TIMEOUT=200 SANITIZE=0 \
-  FILTER='*CudaElementwise*:*ActAndMul*:*UncappedCandidates*:*ClusteredTilesSplitK*' OUT=$work/suite \
+  FILTER='*CudaElementwise*:*ActAndMul*:*UncappedCandidates*:*ClusteredTilesSplitK*:*Rotary*' OUT=$work/suite \
   bash scripts/gpu/run-suite.sh > "$work/suite.txt" 2>&1
 grep -E 'timed out' "$work/suite.txt"
 echo "=== suite $(since): $(grep -c '^\[       OK' "$work/suite/cuda-tests.log") OK," \
@@ -17,7 +19,8 @@ grep -E '^\[  FAILED|Failure|Expected|Which is' "$work/suite/cuda-tests.log" | h
 cp "$work/suite/cuda-tests.log" "$out/suite-tests.log"
 for tool in memcheck racecheck; do
   timeout 100 compute-sanitizer --tool $tool --error-exitcode 3 .gpu/bin/tileops_cuda_tests \
-    --gtest_filter='*GatedActivationsOffThePackTakeTheStagedKernel/bfloat16' > "$work/$tool.log" 2>&1
+    --gtest_filter='*GatedActivationsOffThePackTakeTheStagedKernel/bfloat16:*CudaRotary*bfloat16:*CudaRotaryMixed*' \
+    > "$work/$tool.log" 2>&1
   echo "=== $tool exit $? $(since): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/$tool.log" | tail -1)"
 done
 sweep() {  # name, env, sweep args...
@@ -36,7 +39,11 @@ tiles=64x64x128/s6,64x64x128/s6/uncapped,64x128x64/s8/uncapped,64x128x128/s4/unc
 timeout 150 python3 bench/torch/gemm_tile_sweep.py --shapes narrow-n --tiles $tiles --out "$out" \
   > "$out/tile-sweep.md" 2> "$work/tile-sweep.err"
 echo "=== tile sweep exit $? $(since)"; cat "$out/tile-sweep.md"; tail -3 "$work/tile-sweep.err"
-timeout $((585 - $(date +%s) + start)) python3 bench/torch/gemm_bench.py --only gemm --iters 20 \
-  --out "$work/gemm" > "$work/gemm.log" 2>&1
-echo "=== gemm bench exit $? $(since)"; cp "$work/gemm/gemm.md" "$out/gemm.md" 2>/dev/null
-grep -vE "^\s*$" "$out/gemm.md" | cut -c1-200 | head -30
+for round in 1 2; do
+  for excluded in rotary_embedding_flat_vec_cuda none; do
+    echo "## rotary round $round, excluded: $excluded" >> "$out/rotary.txt"
+    TILEOPS_EXCLUDE_IMPLEMENTATIONS=$excluded timeout 60 python3 bench/torch/rotary_bench.py \
+      --iters 30 >> "$out/rotary.txt" 2>&1
+  done
+done
+echo "=== rotary $(since)"; cat "$out/rotary.txt" | cut -c1-150
