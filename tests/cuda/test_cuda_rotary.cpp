@@ -22,13 +22,18 @@ struct Rotary {
   int64_t tokens, query_heads, key_heads, head_dim, cache_rows, rotary_dim;
 };
 
-// The implementation dispatch picks: 16-byte items over the grid where head_dim and the rotated
-// span (R/2 NeoX, R GPT-J) split into them (the test's tensors come from the allocator, so they
-// are aligned); else a block per token from 4 tokens an SM, the pairs kernel below that.
+// The implementation dispatch picks, out of place: 16-byte items over the grid where head_dim
+// and the rotated span (R/2 NeoX, R GPT-J) split into them (the test's tensors come from the
+// allocator, so they are aligned) and there are at least 4096 of them (rotated and passed
+// through); else a block per token from 4 tokens an SM, the pairs kernel below that.
 std::string expected_kernel(const Rotary& r, bool neox, DType dtype) {
   const int64_t vec = 16 / static_cast<int64_t>(dtype_size(dtype));
   const int64_t span = neox ? r.rotary_dim / 2 : r.rotary_dim;
-  if (r.head_dim % vec == 0 && span % vec == 0) return "rotary_embedding_flat_vec_cuda";
+  const int64_t items =
+      r.tokens * (r.query_heads + r.key_heads) * ((span + r.head_dim - r.rotary_dim) / vec);
+  if (r.head_dim % vec == 0 && span % vec == 0 && items >= 4096) {
+    return "rotary_embedding_flat_vec_cuda";
+  }
   if (r.tokens < 4 * read_device_facts(Device::cuda(0)).sm_count) {
     return "rotary_embedding_pairs_cuda";
   }
@@ -143,11 +148,11 @@ TEST(CudaRotaryMixed, MisalignedQueryTakesTheScalarBlockKernel) {
 }
 
 // A cos/sin cache one element off its packs (a float32 view 4 bytes into its storage): the flat
-// kernel reads its entries one by one. Decode and prefill, both pairings.
+// kernel reads its entries one by one. A few tokens and prefill, both pairings.
 TEST(CudaRotaryMixed, ACacheOffItsPacksIsReadEntryByEntry) {
   TILEOPS_REQUIRE_CUDA();
   for (auto [neox, tokens] :
-       {std::pair{true, 3}, std::pair{false, 3}, std::pair{true, 700}, std::pair{false, 700}}) {
+       {std::pair{true, 64}, std::pair{false, 64}, std::pair{true, 700}, std::pair{false, 700}}) {
     RotaryEmbeddingFwdOp op({.is_neox = neox});
     const Rotary r{tokens, 8, 2, 128, 1000, 128};
     std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, testing::fresh_seed());

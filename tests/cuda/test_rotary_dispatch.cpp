@@ -78,7 +78,7 @@ TEST(RotaryDispatch, PrefillTakesABlockPerToken) {
 
 TEST(RotaryDispatch, AlignedCallsTakeSixteenByteItemsOverTheGrid) {
   testing::ScopedDeviceFacts facts(kCUDA, kH200);
-  for (int64_t tokens : {1, 64, 528, 4096}) {
+  for (int64_t tokens : {13, 64, 528, 4096}) {
     const auto [winner, dropped] = decide(call_of(tokens, 128, true));
     EXPECT_EQ(winner, "rotary_embedding_flat_vec_cuda") << tokens;
     if (tokens >= 528) {
@@ -115,11 +115,17 @@ TEST(RotaryDispatch, AlignedCallsTakeSixteenByteItemsOverTheGrid) {
   EXPECT_EQ(dropped.at("rotary_embedding_tokens_vec_cuda"),
             "refused: 32 16-byte items a token fill under half a 256-thread block (the scalar "
             "block kernel has 256 pairs a token)");
-  // Misaligned decode tokens stay on the pairs kernel.
+  // Misaligned decode tokens stay on the pairs kernel, and so do aligned calls of fewer than
+  // 4096 items (12 tokens of 40 heads of 8 NeoX items: 3840).
   std::tie(winner, dropped) = decide(call_of(1));
   EXPECT_EQ(winner, "rotary_embedding_pairs_cuda");
   EXPECT_EQ(dropped.at("rotary_embedding_flat_vec_cuda"),
             "refused: query, key or an output does not start on 16 bytes");
+  std::tie(winner, dropped) = decide(call_of(12, 128, true));
+  EXPECT_EQ(winner, "rotary_embedding_pairs_cuda");
+  EXPECT_EQ(dropped.at("rotary_embedding_flat_vec_cuda"),
+            "refused: 3840 16-byte items (under 4096): the pairs kernel, a thread a pair, was "
+            "faster on calls this small");
 }
 
 }  // namespace

@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
-# Call 2 (GPU machine, repository root, .gpu/ carried): ncu over the narrow-N, deep-K rows, where
-# the tile kernel stays at 0.75-0.83x of cuBLAS: dispatch's kernel beside cuBLAS's, the bytes each
-# moves from the L2 to the SMs (read sectors, multicast counted once), tensor-pipe activity and
-# the SM clock cycles, to tell whether the mainloop is fed too slowly or the split costs the time.
+# Call 2 (GPU machine, repository root, .gpu/ carried, branch gpu-try after call 1's fixes: the
+# narrow staged shape from 768 columns; the flat rotary kernel with rotated items first and from
+# 4096 items): the whole CUDA suite in 12 shards, memcheck and racecheck over the rotary and
+# staged tests; the rotary benchmark with the flat kernel excluded and taken; the gated rows
+# around the new bound; then the GEMM benchmark's GEMM rows.
 set -uo pipefail
 source scripts/gpu/call_env.sh
-metrics=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_op_read.sum,dram__bytes_read.sum
-metrics=$metrics,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
-metrics=$metrics,sm__cycles_active.avg,smsp__cycles_active.avg,l1tex__m_xbar2l1tex_read_bytes.sum
-metrics=$metrics,sm__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed
-for shape in 512x256x7168 128x512x7168 1024x128x14336; do
-  timeout 90 ncu --csv --page details --cache-control all --clock-control none \
-    --section SpeedOfLight --section LaunchStats --metrics "$metrics" \
-    -k 'regex:gemm|nvjet|splitK|cutlass|sm90' -c 4 \
-    python3 bench/torch/gemm_ncu_probe.py $shape > "$out/ncu-$shape.csv" 2> "$out/ncu-$shape.err"
-  echo "=== ncu $shape exit $? $(since)"
-  python3 scripts/gpu/ncu_summary.py "$out/ncu-$shape.csv" Duration "Grid Size" "Cluster Size" \
-    lts__t_sectors_srcunit_tex_op_read lts__t_sectors_op_read dram__bytes_read gmma xbar2l1tex \
-    sm__cycles_active lts__throughput | head -4 | cut -c1-900
+SHARDS=12 STEP_TIMEOUT=240 FILTER='-*NvrtcCompile*' TOOLS='memcheck racecheck' \
+  SANITIZER_FILTER='*CudaRotary*bfloat16:*CudaRotaryMixed*:*GatedActivationsOffThePackTakeTheStagedKernel/bfloat16' \
+  OUT=$work/suite bash scripts/gpu/run-suite.sh > "$work/suite.txt" 2>&1
+echo "=== suite exit $? $(since): $(grep -c '^\[       OK' "$work/suite/cuda-tests.log") OK," \
+  "$(grep -c '^\[  FAILED  \]' "$work/suite/cuda-tests.log") FAILED lines"
+grep -E 'timed out|compute-sanitizer|SUMMARY' "$work/suite.txt"
+grep -E '^\[  FAILED|Failure' "$work/suite/cuda-tests.log" | sort -u | head -12
+cp "$work/suite/cuda-tests.log" "$work/suite/gpu.txt" "$out/"
+for round in 1 2; do
+  for excluded in rotary_embedding_flat_vec_cuda none; do
+    echo "## rotary round $round, excluded: $excluded" >> "$out/rotary.txt"
+    TILEOPS_EXCLUDE_IMPLEMENTATIONS=$excluded timeout 60 python3 bench/torch/rotary_bench.py \
+      --iters 30 2>&1 | grep -v -i warn >> "$out/rotary.txt"
+  done
 done
+echo "=== rotary $(since)"; cut -c1-150 "$out/rotary.txt"
+gated=8192x513,8192x767,16384x769,65536x1025,4096x1537
+for env in TILEOPS_EXCLUDE_IMPLEMENTATIONS=silu_and_mul_staged_cuda TILEOPS_NONE=1; do
+  env "$env" timeout 60 python3 scripts/gpu/rows_sweep.py --out "$work/g" --iters 30 \
+    --ops SiluAndMulFwdOp --shapes "$gated" > /dev/null 2>&1
+  { echo "## gated, $env"; cat "$work/g/rows-sweep.md"; } >> "$out/sweeps.md"
+done
+echo "=== gated $(since)"; grep -vE '^\s*$' "$out/sweeps.md" | cut -c1-150
+timeout $((590 - $(date +%s) + start)) python3 bench/torch/gemm_bench.py --only gemm --iters 20 \
+  --out "$work/gemm" > "$work/gemm.log" 2>&1
+echo "=== gemm bench exit $? $(since)"; cp "$work/gemm/gemm.md" "$out/gemm.md" 2>/dev/null
+grep -vE "^\s*$" "$out/gemm.md" | cut -c1-220 | head -30

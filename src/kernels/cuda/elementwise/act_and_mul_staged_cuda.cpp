@@ -28,8 +28,10 @@ struct StagedShape {
 constexpr StagedShape kWide{.group = 256, .packs = 2, .rows = 1};
 constexpr StagedShape kNarrow{.group = 64, .packs = 4, .rows = 4};
 
-// Narrower rows leave most of a group idle; the flat kernel spreads them over the device.
-constexpr int64_t kMinStagedColumns = 512;
+// Narrower rows went faster on the flat kernel, which spreads them over the device: 8192x513 bf16
+// took 13.9 us flat against 14.8 staged, 16384x769 37.9 against 35.2, on the H200
+// (docs/perf/h200-narrow-staged-2026-12-07). Measured in bf16 and applied to every dtype.
+constexpr int64_t kMinStagedColumns = 768;
 // Below this many outputs a call is latency-bound and the flat kernel, one element an access,
 // wins: 256x4097 and 1024x1025 bf16 (2^20 outputs) took 4.9 us flat against 5.3-6.1 staged,
 // 2048x4095 (2^23) 30.7 against 21.2, on an H100 (docs/perf/h200-staged-2026-12-07).
@@ -74,8 +76,10 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
                          call.n, vec);
     }
     if (call.n < kMinStagedColumns) {
-      return fmt::format("rows of {} columns (under {}) leave most of a {}-thread group idle",
-                         call.n, kMinStagedColumns, kNarrow.group);
+      return fmt::format(
+          "rows of {} columns (under {}): the flat kernel was faster on rows this "
+          "narrow",
+          call.n, kMinStagedColumns);
     }
     if (call.m * call.n < kMinStagedOutputs) {
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",

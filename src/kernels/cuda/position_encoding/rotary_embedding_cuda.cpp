@@ -245,13 +245,31 @@ class RotaryFlatVecCuda final : public RotaryCuda<RotaryFlatVecCuda> {
   static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_vec_cuda",
                                                         "rotary_embedding_tokens_cuda"};
 
+  // Calls of fewer items ran faster on the pairs kernel, a thread a pair: llama-8b decode (one
+  // token, 320 items) 2.0 us against 2.1-2.2; 64 tokens (20480 items) 3.2 against 2.7 here, on
+  // the H200 (docs/perf/h200-narrow-staged-2026-12-07). Between them it was not measured.
+  static constexpr int64_t kMinItems = 4096;
+
   static std::optional<std::string> refusal(const RotaryEmbeddingCall& call, const DeviceFacts&) {
     if (auto why = sixteen_byte_refusal(call)) return why;
-    // A token's items are counted in ints in the kernel.
-    if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
-      return std::string("a token's heads x head_dim reach 2^31");
+    // A head's items are counted in ints in the kernel.
+    if (call.head_dim >= (int64_t{1} << 31)) return std::string("head_dim reaches 2^31");
+    if (const int64_t items = item_count(call, true); items < kMinItems) {
+      return fmt::format(
+          "{} 16-byte items (under {}): the pairs kernel, a thread a pair, was faster on calls "
+          "this small",
+          items, kMinItems);
     }
     return std::nullopt;
+  }
+
+  // The kernel's items: every head's rotated 16-byte groups, and its passed-through ones when
+  // copied (copy_rest: not in place).
+  static int64_t item_count(const RotaryEmbeddingCall& call, bool copy_rest) {
+    const int64_t vec = vec_of(call.dtype);
+    const int64_t per_head =
+        rotated_span(call) / vec + (copy_rest ? (call.head_dim - call.rotary_dim) / vec : 0);
+    return call.tokens * (call.query_heads + call.key_heads) * per_head;
   }
 
   RotaryFlatVecCuda(DType dtype, DType cache, DType positions, bool neox)
@@ -268,15 +286,11 @@ class RotaryFlatVecCuda final : public RotaryCuda<RotaryFlatVecCuda> {
     // An item's cos (and its sin) are one pack of the cache wherever the cache starts on one: the
     // rows and the items' offsets in them are whole packs (sixteen_byte_refusal).
     int cache_packed = reinterpret_cast<uintptr_t>(a.cache) % cache_pack_bytes_ == 0 ? 1 : 0;
-    const int64_t vec = vec_of(call.dtype);
-    const int64_t per_head =
-        rotated_span(call) / vec + (a.copy_rest ? (a.head_dim - a.rotary_dim) / vec : 0);
     const auto base = a.pointers();
     std::array<void*, std::tuple_size_v<decltype(base)> + 1> args{};
     std::copy(base.begin(), base.end(), args.begin());
     args.back() = &cache_packed;
-    launch_elementwise(fn_.get(device), device, a.tokens * (a.query_heads + a.key_heads) * per_head,
-                       args);
+    launch_elementwise(fn_.get(device), device, item_count(call, a.copy_rest != 0), args);
   }
 
  private:

@@ -1,8 +1,10 @@
 // Rotary embedding with per-token positions (RotaryEmbeddingFwdOp), 16-byte items spread over the
 // whole grid: no block waits on a token's cache row, so every thread's loads of query or key are
-// in flight at once, as in a copy. A token's items are its heads (query then key) in order, each
-// head's rotated items then, when the outputs are not the inputs, its passed-through ones
-// ([R, D) in 16-byte spans). A rotated item is VEC = 16 / sizeof(T) consecutive elements: NeoX,
+// in flight at once, as in a copy. The items are first every rotated one (token, head of query
+// then key, 16-byte group of the head), then, when the outputs are not the inputs, every
+// passed-through one ([R, D) in 16-byte spans), so that a warp takes one kind: mixed within a
+// head, a warp ran both paths one after the other. A rotated item is VEC = 16 / sizeof(T)
+// consecutive elements: NeoX,
 // x[a..a+VEC) rotated with x[a+R/2..a+R/2+VEC); GPT-J, the VEC / 2 interleaved pairs of
 // x[a..a+VEC). Its cos and sin come straight from the cache row (read by every head of the token,
 // so from L1 after the first), VEC-element packs where cache_packed says the cache allows them.
@@ -40,22 +42,26 @@ extern "C" __global__ void rotary_flat_vec_kernel(const P* __restrict__ position
                                                   int cache_packed) {
   const int half = rotary_dim / 2;
   const int heads = query_heads + key_heads;
-  const int rotated = (IS_NEOX ? half : rotary_dim) / VEC;  // rotated items a head
-  const int per_head = rotated + (copy_rest ? (head_dim - rotary_dim) / VEC : 0);
-  const int per_token = heads * per_head;
-  const i64 total = tokens * per_token;
+  const int rotated = (IS_NEOX ? half : rotary_dim) / VEC;           // rotated items a head
+  const int passed = copy_rest ? (head_dim - rotary_dim) / VEC : 0;  // passed-through items a head
+  const i64 rotated_items = tokens * heads * rotated;
+  const i64 total = rotated_items + tokens * heads * passed;
   for (i64 w = blockIdx.x * static_cast<i64>(blockDim.x) + threadIdx.x; w < total;
        w += static_cast<i64>(gridDim.x) * blockDim.x) {
-    const i64 t = w / per_token;
-    const int r = static_cast<int>(w - t * per_token);
-    const int h = r / per_head, g = r - h * per_head;
+    const bool rotates = w < rotated_items;
+    const int per_head = rotates ? rotated : passed;
+    const i64 item = rotates ? w : w - rotated_items;
+    const i64 th = item / per_head;  // token * heads + head
+    const int g = static_cast<int>(item - th * per_head);
+    const i64 t = th / heads;
+    const int h = static_cast<int>(th - t * heads);
     const bool is_query = h < query_heads;
     const i64 at = is_query ? (t * query_heads + h) * head_dim
                             : (t * key_heads + (h - query_heads)) * head_dim;
     const T* x = (is_query ? q : k) + at;
     T* y = (is_query ? q_out : k_out) + at;
-    if (g >= rotated) {  // passed through
-      const int j = rotary_dim + (g - rotated) * VEC;
+    if (!rotates) {
+      const int j = rotary_dim + g * VEC;
       store_pack<T, VEC>(y + j, load_pack<T, VEC>(x + j));
       continue;
     }
