@@ -1,6 +1,7 @@
 // RotaryEmbeddingFwdOp on the GPU against the float64 reference, every output element, outputs
-// poisoned first, fresh random inputs each run (skipped without a GPU), on both implementations
-// (pairs for few tokens, a block per token for many): NeoX and GPT-J pairing, partial rotary
+// poisoned first, fresh random inputs each run (skipped without a GPU), on every implementation
+// (pairs for few items, 16-byte items over the grid where aligned, a block per token for many
+// tokens off the 16-byte access): NeoX and GPT-J pairing, partial rotary
 // dims, grouped key heads, every query dtype; int64 positions with a float32 cache; and in place,
 // which must equal the out-of-place call bit for bit.
 #include <cstring>

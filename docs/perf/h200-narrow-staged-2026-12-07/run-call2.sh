@@ -29,7 +29,7 @@ for env in TILEOPS_EXCLUDE_IMPLEMENTATIONS=silu_and_mul_staged_cuda TILEOPS_NONE
   { echo "## gated, $env"; cat "$work/g/rows-sweep.md"; } >> "$out/sweeps.md"
 done
 echo "=== gated $(since)"; grep -vE '^\s*$' "$out/sweeps.md" | cut -c1-150
-timeout $((590 - $(date +%s) + start)) python3 bench/torch/gemm_bench.py --only gemm --iters 20 \
+timeout $((440 - $(date +%s) + start)) python3 bench/torch/gemm_bench.py --only gemm --iters 20 \
   --out "$work/gemm" > "$work/gemm.log" 2>&1
 echo "=== gemm bench exit $? $(since)"; cp "$work/gemm/gemm.md" "$out/gemm.md" 2>/dev/null
 grep -vE "^\s*$" "$out/gemm.md" | cut -c1-220 | head -30

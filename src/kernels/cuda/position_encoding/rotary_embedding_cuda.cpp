@@ -1,13 +1,11 @@
-// RotaryEmbeddingFwdOp on CUDA: four implementations, chosen by dispatch.
+// RotaryEmbeddingFwdOp on CUDA: three implementations, chosen by dispatch.
 // `rotary_embedding_pairs_cuda` (general) spreads the rotated pairs of every token over the whole
-// grid, so one decode token still fills many blocks; `rotary_embedding_tokens_cuda` (preferred
-// where it serves) gives each token a block that reads its cache row once into shared memory, for
-// prefill-sized calls; `rotary_embedding_tokens_vec_cuda` (preferred over both) does the same
-// with 16-byte accesses where the tensors' alignment and the dims allow;
-// `rotary_embedding_flat_vec_cuda` (preferred over the block-per-token kernels) spreads 16-byte
-// items over the whole grid wherever they fit, any token count. One specialisation each
-// per (query dtype, cache dtype, position dtype, pairing), built on first use. Measured on the
-// H200: docs/perf/h200-multicast-2026-12-02.
+// grid, so one decode token still fills many blocks; `rotary_embedding_flat_vec_cuda` (preferred)
+// spreads 16-byte items over the whole grid where the tensors' alignment and the dims allow and a
+// call has 4096 items or more; `rotary_embedding_tokens_cuda` gives each token of a prefill-sized
+// call off the 16-byte access a block that reads its cache row once into shared memory. One
+// specialisation each per (query dtype, cache dtype, position dtype, pairing), built on first
+// use. Measured on the H200: docs/perf/h200-narrow-staged-2026-12-07.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -39,10 +37,6 @@ KernelSpec pairs_spec(DType dtype, DType cache, DType positions, bool neox) {
 KernelSpec tokens_spec(DType dtype, DType cache, DType positions, bool neox) {
   return rotary_spec("position_encoding/rotary_tokens.cu", "rotary_tokens_kernel", dtype, cache,
                      positions, neox);
-}
-KernelSpec tokens_vec_spec(DType dtype, DType cache, DType positions, bool neox) {
-  return rotary_spec("position_encoding/rotary_tokens_vec.cu", "rotary_tokens_vec_kernel", dtype,
-                     cache, positions, neox);
 }
 KernelSpec flat_vec_spec(DType dtype, DType cache, DType positions, bool neox) {
   return rotary_spec("position_encoding/rotary_flat_vec.cu", "rotary_flat_vec_kernel", dtype, cache,
@@ -129,31 +123,30 @@ class RotaryPairsCuda final : public RotaryCuda<RotaryPairsCuda> {
 // Tokens at and above which a block per token fills the device: 4 blocks of 256 threads an SM.
 constexpr int64_t kTokensPerSm = 4;
 
-// Why a block per token does not serve the call, or nullopt.
-std::optional<std::string> block_per_token_refusal(const RotaryEmbeddingCall& call,
-                                                   const DeviceFacts& facts) {
-  if (call.tokens < kTokensPerSm * facts.sm_count) {
-    return fmt::format(
-        "{} tokens: under {} a block per token leaves SMs idle (a decode step's few tokens "
-        "are spread over pairs)",
-        call.tokens, kTokensPerSm * facts.sm_count);
-  }
-  if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
-    return std::string("a token's heads x head_dim reach 2^31");  // ints in the kernel
-  }
-  if (call.rotary_dim * 4 > 48 * 1024) {
-    return fmt::format("rotary_dim {}: its cache row does not fit 48 KiB of shared memory",
-                       call.rotary_dim);
-  }
-  return std::nullopt;
-}
-
 // A block per token (grid-strided past 65535 tokens), 256 threads, the cache row in shared
-// memory: what both block-per-token kernels share, all but their source and refusal.
-template <typename Derived>
-class BlockPerTokenCuda : public RotaryCuda<Derived> {
+// memory, for prefill-sized calls the flat kernel refuses.
+class RotaryTokensCuda final : public RotaryCuda<RotaryTokensCuda> {
  public:
-  explicit BlockPerTokenCuda(KernelSpec spec) : fn_(std::move(spec)) {}
+  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
+                                            const DeviceFacts& facts) {
+    if (call.tokens < kTokensPerSm * facts.sm_count) {
+      return fmt::format(
+          "{} tokens: under {} a block per token leaves SMs idle (a decode step's few tokens "
+          "are spread over pairs)",
+          call.tokens, kTokensPerSm * facts.sm_count);
+    }
+    if ((call.query_heads + call.key_heads) * call.head_dim >= (int64_t{1} << 31)) {
+      return std::string("a token's heads x head_dim reach 2^31");  // ints in the kernel
+    }
+    if (call.rotary_dim * 4 > 48 * 1024) {
+      return fmt::format("rotary_dim {}: its cache row does not fit 48 KiB of shared memory",
+                         call.rotary_dim);
+    }
+    return std::nullopt;
+  }
+
+  RotaryTokensCuda(DType dtype, DType cache, DType positions, bool neox)
+      : fn_(tokens_spec(dtype, cache, positions, neox)) {}
 
   void run(const RotaryEmbeddingCall& call, const Tensor& positions, const Tensor& query,
            const Tensor& key, const Tensor& cos_sin_cache, const Tensor& query_out,
@@ -169,17 +162,6 @@ class BlockPerTokenCuda : public RotaryCuda<Derived> {
 
  private:
   CudaFunction fn_;
-};
-
-class RotaryTokensCuda final : public BlockPerTokenCuda<RotaryTokensCuda> {
- public:
-  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
-                                            const DeviceFacts& facts) {
-    return block_per_token_refusal(call, facts);
-  }
-
-  RotaryTokensCuda(DType dtype, DType cache, DType positions, bool neox)
-      : BlockPerTokenCuda(tokens_spec(dtype, cache, positions, neox)) {}
 };
 
 // Elements of T in one 16-byte access.
@@ -210,40 +192,11 @@ std::optional<std::string> sixteen_byte_refusal(const RotaryEmbeddingCall& call)
   return std::nullopt;
 }
 
-class RotaryTokensVecCuda final : public BlockPerTokenCuda<RotaryTokensVecCuda> {
- public:
-  static constexpr int64_t kMinItemsPerToken = 128;
-  static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_cuda"};
-
-  static std::optional<std::string> refusal(const RotaryEmbeddingCall& call,
-                                            const DeviceFacts& facts) {
-    if (auto why = block_per_token_refusal(call, facts)) return why;
-    if (auto why = sixteen_byte_refusal(call)) return why;
-    const int64_t vec = vec_of(call.dtype);
-    const int64_t span = rotated_span(call);
-    // A block is 256 threads, one 16-byte item each; a token with too few items leaves most of
-    // them idle (odd-heads-prefill, 8 heads of 4 items: 6.1 us against the scalar kernel's 4.7,
-    // docs/perf/h200-epilogue-2026-12-02).
-    const int64_t items = (call.query_heads + call.key_heads) * (span / vec);
-    if (items < kMinItemsPerToken) {
-      return fmt::format(
-          "{} 16-byte items a token fill under half a 256-thread block (the scalar block "
-          "kernel has {} pairs a token)",
-          items, (call.query_heads + call.key_heads) * (call.rotary_dim / 2));
-    }
-    return std::nullopt;
-  }
-
-  RotaryTokensVecCuda(DType dtype, DType cache, DType positions, bool neox)
-      : BlockPerTokenCuda(tokens_vec_spec(dtype, cache, positions, neox)) {}
-};
-
 // 16-byte items over the whole grid, each reading its cos and sin from the cache row itself: no
 // block waits for a token's row, so the loads of query and key are all in flight at once.
 class RotaryFlatVecCuda final : public RotaryCuda<RotaryFlatVecCuda> {
  public:
-  static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_vec_cuda",
-                                                        "rotary_embedding_tokens_cuda"};
+  static constexpr std::string_view preferred_over[] = {"rotary_embedding_tokens_cuda"};
 
   // Calls of fewer items ran faster on the pairs kernel, a thread a pair: llama-8b decode (one
   // token, 320 items) 2.0 us against 2.1-2.2; 64 tokens (20480 items) 3.2 against 2.7 here, on
@@ -302,8 +255,6 @@ const StaticKernelRegistration<RotaryPairsCuda> kPairs("RotaryEmbeddingFwdOp",
                                                        "rotary_embedding_pairs_cuda");
 const StaticKernelRegistration<RotaryTokensCuda> kTokens("RotaryEmbeddingFwdOp",
                                                          "rotary_embedding_tokens_cuda");
-const StaticKernelRegistration<RotaryTokensVecCuda> kTokensVec("RotaryEmbeddingFwdOp",
-                                                               "rotary_embedding_tokens_vec_cuda");
 const StaticKernelRegistration<RotaryFlatVecCuda> kFlatVec("RotaryEmbeddingFwdOp",
                                                            "rotary_embedding_flat_vec_cuda");
 const bool kVariants = [] {
@@ -315,7 +266,6 @@ const bool kVariants = [] {
           for (bool neox : {true, false}) {
             v.push_back(pairs_spec(d, c, p, neox).source());
             v.push_back(tokens_spec(d, c, p, neox).source());
-            v.push_back(tokens_vec_spec(d, c, p, neox).source());
             v.push_back(flat_vec_spec(d, c, p, neox).source());
           }
     return v;
