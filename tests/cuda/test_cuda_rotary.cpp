@@ -5,7 +5,10 @@
 // dims, grouped key heads, every query dtype; int64 positions with a float32 cache; and in place,
 // which must equal the out-of-place call bit for bit.
 #include <cstring>
+#include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "support/cuda_support.hpp"
 #include "support/test_support.hpp"
@@ -116,8 +119,33 @@ TEST(CudaRotaryMixed, Int64PositionsFloat32CacheAndInPlace) {
   }
 }
 
-// The cos/sin cache built on the device, for the default, Llama-3 and YaRN scaling, against the
-// float64 reference.
+// Runs op on the device over host's inputs with input `shifted` one element into its own storage
+// (so off its 16-byte boundary), outputs poisoned first; every output element is checked against
+// the float64 reference. Returns the implementation that served the call.
+std::string run_with_input_shifted(RotaryEmbeddingFwdOp& op, const std::vector<Tensor>& host,
+                                   size_t shifted, const std::string& what) {
+  const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
+  std::vector<Tensor> dev;
+  for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+  const Tensor& in = host[shifted];
+  const Tensor storage = Tensor::empty(Shape{in.numel() + 1}, in.dtype(), Device::cuda(0));
+  dev[shifted] = storage.as_strided(in.shape(), contiguous_strides(in.shape()), 1);
+  cuda::copy(dev[shifted], in);
+  std::vector<Tensor> out;
+  for (const TensorDesc& d : op.infer_outputs(dev)) {
+    out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
+    cuda::fill_bytes(out.back(), 0xff);
+  }
+  op.call_into(dev, out);
+  for (size_t i = 0; i < 2; ++i) {
+    const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
+    cuda::copy(got, out[i]);
+    const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
+    EXPECT_TRUE(c.ok()) << what << " output " << i << ": " << c.str();
+  }
+  return std::string(op.last_call()->served_by);
+}
+
 // A query two bytes off a 16-byte boundary: the block-per-token kernel without 16-byte accesses
 // serves it.
 TEST(CudaRotaryMixed, MisalignedQueryTakesTheScalarBlockKernel) {
@@ -125,27 +153,8 @@ TEST(CudaRotaryMixed, MisalignedQueryTakesTheScalarBlockKernel) {
   RotaryEmbeddingFwdOp op({.is_neox = true});
   const Rotary r{700, 8, 2, 128, 1000, 128};
   const std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, testing::fresh_seed());
-  const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
-  std::vector<Tensor> dev;
-  for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
-  const Shape q_shape = host[1].shape();
-  const Tensor storage =
-      Tensor::empty(Shape{host[1].numel() + 1}, DType::kBFloat16, Device::cuda(0));
-  dev[1] = storage.as_strided(q_shape, Shape{r.query_heads * r.head_dim, r.head_dim, 1}, 1);
-  cuda::copy(dev[1], host[1]);
-  std::vector<Tensor> out;
-  for (const TensorDesc& d : op.infer_outputs(dev)) {
-    out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
-    cuda::fill_bytes(out.back(), 0xff);
-  }
-  op.call_into(dev, out);
-  EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_tokens_cuda");
-  for (size_t i = 0; i < 2; ++i) {
-    const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
-    cuda::copy(got, out[i]);
-    const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
-    EXPECT_TRUE(c.ok()) << "output " << i << ": " << c.str();
-  }
+  EXPECT_EQ(run_with_input_shifted(op, host, 1, "misaligned query"),
+            "rotary_embedding_tokens_cuda");
 }
 
 // A cos/sin cache one element off its packs (a float32 view 4 bytes into its storage): the flat
@@ -158,30 +167,13 @@ TEST(CudaRotaryMixed, ACacheOffItsPacksIsReadEntryByEntry) {
     const Rotary r{tokens, 8, 2, 128, 1000, 128};
     std::vector<Tensor> host = host_inputs(op, r, DType::kBFloat16, testing::fresh_seed());
     host[3] = host_inputs(op, r, DType::kFloat32, testing::fresh_seed())[3];
-    const ReferenceResult want = find_reference(op.name())->compute(op.param_values(), host);
-    std::vector<Tensor> dev;
-    for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
-    const Tensor storage =
-        Tensor::empty(Shape{host[3].numel() + 1}, DType::kFloat32, Device::cuda(0));
-    dev[3] = storage.as_strided(host[3].shape(), Shape{r.rotary_dim, 1}, 1);
-    cuda::copy(dev[3], host[3]);
-    std::vector<Tensor> out;
-    for (const TensorDesc& d : op.infer_outputs(dev)) {
-      out.push_back(Tensor::empty(d.shape, d.dtype, Device::cuda(0)));
-      cuda::fill_bytes(out.back(), 0xff);
-    }
-    op.call_into(dev, out);
-    EXPECT_EQ(op.last_call()->served_by, "rotary_embedding_flat_vec_cuda");
-    for (size_t i = 0; i < 2; ++i) {
-      const Tensor got = Tensor::empty(out[i].shape(), out[i].dtype());
-      cuda::copy(got, out[i]);
-      const Comparison c = compare(got, want.outputs[i], default_tolerance(DType::kBFloat16));
-      EXPECT_TRUE(c.ok()) << "is_neox=" << neox << " tokens=" << tokens << " output " << i << ": "
-                          << c.str();
-    }
+    const std::string what = fmt::format("is_neox={} tokens={}", neox, tokens);
+    EXPECT_EQ(run_with_input_shifted(op, host, 3, what), "rotary_embedding_flat_vec_cuda") << what;
   }
 }
 
+// The cos/sin cache built on the device, for the default, Llama-3 and YaRN scaling, against the
+// float64 reference.
 TEST(CudaRotaryCosSinCache, EveryScalingMatchesTheReference) {
   TILEOPS_REQUIRE_CUDA();
   using Params = RotaryCosSinCacheFwdOp::Params;

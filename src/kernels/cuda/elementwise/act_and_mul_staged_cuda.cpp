@@ -59,8 +59,7 @@ KernelSpec staged_spec(GatedActivation act, DType dtype, const StagedShape& shap
 struct StagedGrid {
   int64_t chunks, blocks;
 };
-StagedGrid staged_grid(DType dtype, int64_t m, int64_t n) {
-  const StagedShape& shape = shape_for(dtype, n);
+StagedGrid staged_grid(const StagedShape& shape, DType dtype, int64_t m, int64_t n) {
   const int64_t chunk = chunk_columns(shape, dtype);
   const int64_t chunks = (n + chunk - 1) / chunk;
   return {chunks, (m + shape.rows - 1) / shape.rows * chunks};
@@ -85,7 +84,7 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
                          call.m * call.n);
     }
-    const StagedGrid grid = staged_grid(call.dtype, call.m, call.n);
+    const StagedGrid grid = staged_grid(shape_for(call.dtype, call.n), call.dtype, call.m, call.n);
     if (grid.blocks >= (int64_t{1} << 31)) {
       return fmt::format("{} rows of {} chunks reach 2^31 blocks", call.m, grid.chunks);
     }
@@ -101,7 +100,7 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
     if (call.m == 0) return;
     const int device = device_of(x);
     const StagedShape& shape = shape_for(dtype_, call.n);
-    const StagedGrid grid = staged_grid(dtype_, call.m, call.n);
+    const StagedGrid grid = staged_grid(shape, dtype_, call.m, call.n);
     const void* xp = x.data();
     void* op = out.data();
     int64_t m = call.m;
