@@ -15,7 +15,7 @@ for probe in "$@"; do
   echo "### $probe" >>"$out"
   # shellcheck disable=SC2086
   timeout 60 ncu --csv --page details --cache-control all --clock-control none \
-    --kernel-name-base function -k 'regex:(softmax|norm|silu|rotary)' --launch-skip 1 --launch-count 1 \
+    --kernel-name-base function -k 'regex:(softmax|norm|silu|rotary|act_and_mul)' --launch-skip 1 --launch-count 1 \
     --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
     --section MemoryWorkloadAnalysis ${NCU_METRICS:+--metrics "$NCU_METRICS"} \
     .gpu/bin/tileops bench "$op" $rest --dtype "${DTYPE:-bfloat16}" --device cuda --iters 2 \

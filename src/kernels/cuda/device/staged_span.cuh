@@ -70,4 +70,46 @@ struct StagedSpan {
   }
 };
 
+// The VEC elements buf[d, d + VEC) for a 16-byte aligned buf and 0 <= d < VEC, read as two aligned
+// 16-byte loads (buf[0, 2 * VEC) must be readable) and realigned in registers. Lanes reading
+// packs 16 bytes apart element by element meet 4-way bank conflicts on every 2-byte load; two
+// 16-byte loads a pack take a quarter of the shared-memory wavefronts.
+template <int Q, int WORDS>
+__device__ __forceinline__ void take_words(const u32 (&w)[2 * WORDS], int bits,
+                                           Pack<u32, WORDS>& o) {
+#pragma unroll
+  for (int i = 0; i < WORDS; ++i) o.v[i] = __funnelshift_r(w[i + Q], w[i + Q + 1], bits);
+}
+template <typename T, int VEC>
+__device__ __forceinline__ Pack<T, VEC> read_shifted_pack(const T* buf, int d) {
+  constexpr int WORDS = VEC * static_cast<int>(sizeof(T)) / 4;
+  static_assert(WORDS == 4, "a pack is 16 bytes");
+  u32 w[2 * WORDS];
+  const Pack<u32, WORDS> lo = load_pack<u32, WORDS>(reinterpret_cast<const u32*>(buf));
+  const Pack<u32, WORDS> hi = load_pack<u32, WORDS>(reinterpret_cast<const u32*>(buf + VEC));
+#pragma unroll
+  for (int i = 0; i < WORDS; ++i) {
+    w[i] = lo.v[i];
+    w[i + WORDS] = hi.v[i];
+  }
+  const int byte = d * static_cast<int>(sizeof(T));
+  const int bits = (byte & 3) * 8;
+  Pack<u32, WORDS> o;
+  switch (byte >> 2) {
+    case 0:
+      take_words<0, WORDS>(w, bits, o);
+      break;
+    case 1:
+      take_words<1, WORDS>(w, bits, o);
+      break;
+    case 2:
+      take_words<2, WORDS>(w, bits, o);
+      break;
+    default:
+      take_words<3, WORDS>(w, bits, o);
+      break;
+  }
+  return *reinterpret_cast<const Pack<T, VEC>*>(&o);
+}
+
 }  // namespace tileops::dev

@@ -13,8 +13,8 @@ using namespace tileops::dev;
 
 constexpr int CHUNK = PER_THREAD * GROUP * VEC;
 
-__device__ __forceinline__ T gated(const T* gate, const T* up, int j) {
-  return from_float<T>(activate(ACT, to_float(gate[j])) * to_float(up[j]));
+__device__ __forceinline__ T gated(T gate, T up) {
+  return from_float<T>(activate(ACT, to_float(gate)) * to_float(up));
 }
 
 // blockIdx.x = row_block * chunks + chunk, rows [row_block * ROWS, + ROWS) one a group; the grid
@@ -22,8 +22,9 @@ __device__ __forceinline__ T gated(const T* gate, const T* up, int j) {
 extern "C" __global__ void __launch_bounds__(GROUP* ROWS)
     act_and_mul_staged_kernel(const T* __restrict__ x, T* __restrict__ out, i64 m, i64 n,
                               u32 chunks) {
-  __shared__ alignas(16) T gate_buf[ROWS][CHUNK + VEC];
-  __shared__ alignas(16) T up_buf[ROWS][CHUNK + VEC];
+  // A span's VEC - 1 leading elements of shift, and a pack past its end for read_shifted_pack.
+  __shared__ alignas(16) T gate_buf[ROWS][CHUNK + 2 * VEC];
+  __shared__ alignas(16) T up_buf[ROWS][CHUNK + 2 * VEC];
   const int group = threadIdx.x / GROUP;
   const int tid = threadIdx.x % GROUP;
   const u32 row_block = blockIdx.x / chunks;
@@ -45,13 +46,20 @@ extern "C" __global__ void __launch_bounds__(GROUP* ROWS)
 
   T* o = out + row * n + c0;
   const SpanSplit s = span_split<T, VEC>(o, cols);
-  for (int j = tid; j < s.head; j += GROUP) o[j] = gated(gate, up, j);
+  for (int j = tid; j < s.head; j += GROUP) o[j] = gated(gate[j], up[j]);
+  // The output's packs start at s.head; in the buffers that is gate_span.shift + s.head, off their
+  // 16-byte grid by the same amount for every pack.
+  const int gate_first = gate_span.shift + s.head;
+  const int up_first = up_span.shift + s.head;
+  const T* gate_packs = gate_buf[group] + (gate_first & ~(VEC - 1));
+  const T* up_packs = up_buf[group] + (up_first & ~(VEC - 1));
   for (int p = tid; p < s.packs; p += GROUP) {
-    const int j = s.head + p * VEC;
+    const Pack<T, VEC> g = read_shifted_pack<T, VEC>(gate_packs + p * VEC, gate_first & (VEC - 1));
+    const Pack<T, VEC> u = read_shifted_pack<T, VEC>(up_packs + p * VEC, up_first & (VEC - 1));
     Pack<T, VEC> r;
 #pragma unroll
-    for (int k = 0; k < VEC; ++k) r.v[k] = gated(gate, up, j + k);
-    store_pack<T, VEC>(o + j, r);
+    for (int k = 0; k < VEC; ++k) r.v[k] = gated(g.v[k], u.v[k]);
+    store_pack<T, VEC>(o + s.head + p * VEC, r);
   }
-  for (int j = s.head + s.packs * VEC + tid; j < cols; j += GROUP) o[j] = gated(gate, up, j);
+  for (int j = s.head + s.packs * VEC + tid; j < cols; j += GROUP) o[j] = gated(gate[j], up[j]);
 }
