@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Call 1 (GPU machine, repository root, .gpu/ carried; .gpu/lib-base/ holds libtileops of main
-# 16caef8, .gpu/lib-p4/ the tree below with the wide staged shape at four packs a thread; the CLI
+# 16caef8, .gpu/lib-p4/ the tree below with the wide staged shape at four packs a thread,
+# .gpu/lib-small/ the tree with small-shape.patch (a third staged shape, 8 rows of 32 threads, for
+# rows of 256 to 768 16-bit columns, which run flat on main); the CLI
 # is the tree's own, the same ABI): what landed last session and never ran (the reordered flat
 # rotary kernel, its 4096-item refusal, the staged kernel from 768 columns) and this tree's
 # staged kernel reading shared memory as two aligned 16-byte loads a pack: the touched suites,
@@ -26,7 +28,7 @@ done
 echo "=== rotary $(since)"; cut -c1-150 "$out/rotary.txt"
 sweep() {  # name, library folder, sweep args...
   local name=$1 lib=$2; shift 2
-  LD_LIBRARY_PATH=$PWD/$lib:$PWD/.gpu/lib timeout 60 python3 scripts/gpu/rows_sweep.py \
+  LD_LIBRARY_PATH=$PWD/$lib:$PWD/.gpu/lib timeout 90 python3 scripts/gpu/rows_sweep.py \
     --out "$work/$name" --iters 30 "$@" > "$work/$name.log" 2>&1
   echo "=== $name exit $? $(since)"
   { echo "## $name"; echo; cat "$work/$name/rows-sweep.md"; echo; } >> "$out/sweeps.md"
@@ -35,6 +37,12 @@ gated=16384x769,65536x1025,4096x1537,4096x2047,2048x2049,2048x4095,4096x14337
 for round in 1 2; do
   for lib in lib-base lib lib-p4; do
     sweep "gated-$lib-$round" ".gpu/$lib" --ops SiluAndMulFwdOp --shapes "$gated"
+  done
+done
+small=8192x513,16384x769,4096x701,16384x385,65536x257
+for round in 1 2; do
+  for lib in lib lib-small; do
+    sweep "small-$lib-$round" ".gpu/$lib" --ops SiluAndMulFwdOp --shapes "$small"
   done
 done
 grep -vE '^\s*$' "$out/sweeps.md" | cut -c1-160
