@@ -81,12 +81,14 @@ TEST(ActAndMulDispatch, TheFlatKernelKeepsPacksNarrowRowsAndHugeGrids) {
   EXPECT_EQ(winner, "silu_and_mul_cuda");
   EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
             "refused: n 14336 is a multiple of 8: the flat kernel moves whole 16-byte packs");
-  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 65536, 767);
+  std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 65536, 255);
   EXPECT_EQ(winner, "silu_and_mul_cuda");
   EXPECT_EQ(dropped.at("silu_and_mul_staged_cuda"),
-            "refused: rows of 767 columns (under 768): the flat kernel was faster on rows this "
-            "narrow");
-  // Rows of one narrow chunk or less: four rows a block.
+            "refused: rows of 255 columns (under 256): the flat kernel takes rows this narrow");
+  // Rows of one small chunk or less (768 16-bit columns): eight rows a block; of one narrow chunk
+  // or less: four rows a block.
+  EXPECT_EQ(decide_silu(DType::kBFloat16, 65536, 257).first, "silu_and_mul_staged_cuda");
+  EXPECT_EQ(decide_silu(DType::kBFloat16, 65536, 767).first, "silu_and_mul_staged_cuda");
   EXPECT_EQ(decide_silu(DType::kBFloat16, 65536, 769).first, "silu_and_mul_staged_cuda");
   // Small calls are latency-bound: 2^22 outputs at least.
   std::tie(winner, dropped) = decide_silu(DType::kBFloat16, 1023, 4097);

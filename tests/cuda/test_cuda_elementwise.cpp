@@ -40,11 +40,12 @@ TEST_P(CudaElementwise, GeluAndMulAndGeluTanhAndMul) {
   }
 }
 
-// Rows of 768 outputs or more off the 16-byte pack, 2^22 outputs or more in all, take the staged
+// Rows of 256 outputs or more off the 16-byte pack, 2^22 outputs or more in all, take the staged
 // kernel: each of its spans (gate, up, output) starts at its own offset from a 16-byte boundary;
-// rows of at most 2048 16-bit columns (1024 float32) run four to a block, with a last block of
-// fewer rows (4097, 5463, 2731 rows); wider rows span several chunks of a block (4096 columns in
-// 16-bit types, 2048 in float32), and the last chunk is partial (4097: one column).
+// rows of at most 768 16-bit columns (384 float32) run eight to a block, of at most 2048 (1024)
+// four to a block, with a last block of fewer rows (16385, 8193, 4097, 5463, 2731 rows); wider
+// rows span several chunks of a block (4096 columns in 16-bit types, 2048 in float32), and the
+// last chunk is partial (4097: one column).
 TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
   TILEOPS_REQUIRE_CUDA();
   SiluAndMulFwdOp silu;
@@ -55,7 +56,8 @@ TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
                                            : op->name() == gelu.name() ? "gelu"
                                                                        : "gelu_tanh") +
                                "_and_mul_staged_cuda";
-    for (const Shape& x : {Shape{5463, 2 * 769}, Shape{4097, 2 * 1025}, Shape{2731, 2 * 1537},
+    for (const Shape& x : {Shape{16385, 2 * 257}, Shape{8193, 2 * 513}, Shape{6000, 2 * 767},
+                           Shape{5463, 2 * 769}, Shape{4097, 2 * 1025}, Shape{2731, 2 * 1537},
                            Shape{2050, 2 * 2047}, Shape{2048, 2 * 2049}, Shape{1025, 2 * 4095},
                            Shape{1024, 2 * 4097}, Shape{342, 2 * 12289}, Shape{4, 320, 2 * 3301}}) {
       for (bool misaligned : {false, true}) {
@@ -66,7 +68,7 @@ TEST_P(CudaElementwise, GatedActivationsOffThePackTakeTheStagedKernel) {
       }
     }
     // Narrower rows and small calls stay with the flat kernel.
-    for (const Shape& x : {Shape{9000, 2 * 767}, Shape{1000, 2 * 4097}}) {
+    for (const Shape& x : {Shape{20000, 2 * 255}, Shape{1000, 2 * 4097}}) {
       EXPECT_TRUE(cuda_matches_reference(*op, {x}, GetParam()));
       EXPECT_NE(op->last_call()->served_by, staged) << x.str();
     }

@@ -24,14 +24,18 @@ struct StagedShape {
 };
 // Wide rows: one 256-thread group a block, chunks of 4096 16-bit columns. Rows of at most one
 // narrow chunk (2048 16-bit columns): four 64-thread groups a block, a row each, so a block keeps
-// as many loads in flight as on a wide row.
+// as many loads in flight as on a wide row. Rows of at most one small chunk (768 16-bit columns):
+// eight 32-thread groups a block, a row each: 8192x513 bf16 13.2 us against 15.8 flat, 16384x385
+// 21.8 against 23.6, 65536x257 54.1 against 55.1, on an H100
+// (docs/perf/h200-staged-reads-2026-12-07; not yet timed on an H200).
 constexpr StagedShape kWide{.group = 256, .packs = 2, .rows = 1};
 constexpr StagedShape kNarrow{.group = 64, .packs = 4, .rows = 4};
+constexpr StagedShape kSmall{.group = 32, .packs = 3, .rows = 8};
 
-// Narrower rows went faster on the flat kernel, which spreads them over the device: 8192x513 bf16
-// took 13.9 us flat against 14.8 staged, 16384x769 37.9 against 35.2, on the H200
-// (docs/perf/h200-narrow-staged-2026-12-07). Measured in bf16 and applied to every dtype.
-constexpr int64_t kMinStagedColumns = 768;
+// Rows narrower than this stay on the flat kernel: the small shape's narrowest timed row is 257
+// columns (above), and below it a group of 32 threads would hold under one pack a thread of a span.
+// Measured in bf16 and applied to every dtype.
+constexpr int64_t kMinStagedColumns = 256;
 // Below this many outputs a call is latency-bound and the flat kernel, one element an access,
 // wins: 256x4097 and 1024x1025 bf16 (2^20 outputs) took 4.9 us flat against 5.3-6.1 staged,
 // 2048x4095 (2^23) 30.7 against 21.2, on an H100 (docs/perf/h200-staged-2026-12-07).
@@ -42,7 +46,9 @@ int64_t chunk_columns(const StagedShape& s, DType dtype) {
 }
 
 const StagedShape& shape_for(DType dtype, int64_t n) {
-  return n <= chunk_columns(kNarrow, dtype) ? kNarrow : kWide;
+  return n <= chunk_columns(kSmall, dtype)    ? kSmall
+         : n <= chunk_columns(kNarrow, dtype) ? kNarrow
+                                              : kWide;
 }
 
 KernelSpec staged_spec(GatedActivation act, DType dtype, const StagedShape& shape) {
@@ -75,10 +81,8 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
                          call.n, vec);
     }
     if (call.n < kMinStagedColumns) {
-      return fmt::format(
-          "rows of {} columns (under {}): the flat kernel was faster on rows this "
-          "narrow",
-          call.n, kMinStagedColumns);
+      return fmt::format("rows of {} columns (under {}): the flat kernel takes rows this narrow",
+                         call.n, kMinStagedColumns);
     }
     if (call.m * call.n < kMinStagedOutputs) {
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
@@ -94,7 +98,8 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
   explicit ActAndMulStagedCuda(DType dtype)
       : dtype_(dtype),
         wide_(staged_spec(A, dtype, kWide)),
-        narrow_(staged_spec(A, dtype, kNarrow)) {}
+        narrow_(staged_spec(A, dtype, kNarrow)),
+        small_(staged_spec(A, dtype, kSmall)) {}
 
   void run(const ActAndMulCall<A>& call, const Tensor& x, const Tensor& out) override {
     if (call.m == 0) return;
@@ -106,14 +111,14 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
     int64_t m = call.m;
     int64_t n = call.n;
     uint32_t chunks = static_cast<uint32_t>(grid.chunks);
-    CudaFunction& fn = &shape == &kNarrow ? narrow_ : wide_;
+    CudaFunction& fn = &shape == &kNarrow ? narrow_ : &shape == &kSmall ? small_ : wide_;
     launch(fn.get(device), device, static_cast<unsigned>(grid.blocks), 1, shape.threads(), 0,
            {&xp, &op, &m, &n, &chunks});
   }
 
  private:
   DType dtype_;
-  CudaFunction wide_, narrow_;
+  CudaFunction wide_, narrow_, small_;
 };
 
 const StaticKernelRegistration<ActAndMulStagedCuda<GatedActivation::kSilu>> kSilu(
@@ -128,7 +133,7 @@ const bool kVariants = [] {
     for (GatedActivation act :
          {GatedActivation::kSilu, GatedActivation::kGelu, GatedActivation::kGeluTanh}) {
       for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-        for (const StagedShape* shape : {&kWide, &kNarrow}) {
+        for (const StagedShape* shape : {&kWide, &kNarrow, &kSmall}) {
           v.push_back(staged_spec(act, d, *shape).source());
         }
       }
