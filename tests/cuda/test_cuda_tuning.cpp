@@ -274,10 +274,10 @@ TEST_F(CudaClusteredTiles, KPairedConsumersShareATile) {
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   const std::vector<std::string> tiles{
-      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
-      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
-      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2",
-      "64x64x128/s6/k2", "64x32x128/s8/k2", "64x64x64/s12/k2"};
+      "128x256x64/s4",   "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
+      "64x32x64/s16",    "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
+      "64x32x128/s8",    "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2",
+      "64x64x128/s6/k2", "64x32x128/s8/k2",  "64x64x64/s12/k2"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);

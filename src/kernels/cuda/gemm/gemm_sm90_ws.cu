@@ -130,7 +130,7 @@ static_assert(CLUSTER_N == 1 || ((CLUSTER_N == 2 || CLUSTER_N == 4) && CLUSTER_M
                                  A_K_MAJOR && (BM / CLUSTER_N) % 8 == 0),
               "blocks along N share A in K-major slices of whole 8-row swizzle atoms");
 static_assert(!K_PAIRED || (BM == 64 && BN <= 64 && B_K_MAJOR && !SWAP_AB && CLUSTER_M == 1 &&
-                             CLUSTER_N == 1 && !SPLIT_IN_CLUSTER),
+                            CLUSTER_N == 1 && !SPLIT_IN_CLUSTER),
               "K-paired consumers: a narrow 64-row tile, B K-major, one block");
 static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
               "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
