@@ -21,7 +21,7 @@ SOURCE = os.path.join(KERNELS, "gemm", "gemm_sm90_ws.cu")
 
 
 def prelude(bm, bn, bk, stages, a_k_major=True, b_k_major=True, gated=-1, cluster_m=1,
-            cluster_n=1, swapped=False, k_paired=False):
+            cluster_n=1, swapped=False):
     """The constants the host's KernelSpec puts before the source (gemm_sm90_ws_cuda.cpp,
     gemm_swap_cuda.cpp), for bf16."""
     b = lambda v: "true" if v else "false"
@@ -36,7 +36,6 @@ def prelude(bm, bn, bk, stages, a_k_major=True, b_k_major=True, gated=-1, cluste
         f"constexpr int CLUSTER_M = {cluster_m}; constexpr int CLUSTER_N = {cluster_n};",
         f"constexpr int EPILOGUE_BYTES = {epilogue};",
         f"constexpr bool SWAP_AB = {b(swapped)}; constexpr bool SPLIT_IN_CLUSTER = {b(swapped)};",
-        f"constexpr bool K_PAIRED = {b(k_paired)};",
         '#line 1 "gemm_sm90_ws.cu"',
         "",
     ])
@@ -59,9 +58,6 @@ def variants():
     yield "swapped 128x128", prelude(128, 128, 64, 4, swapped=True)
     yield "swapped 64x128", prelude(64, 128, 64, 6, swapped=True)
     yield "swapped 128x16", prelude(128, 16, 64, 8, swapped=True)
-    yield "64x64x128 K-paired", prelude(64, 64, 128, 6, k_paired=True)
-    yield "64x32x128 K-paired", prelude(64, 32, 128, 8, k_paired=True)
-    yield "64x64x64 K-paired", prelude(64, 64, 64, 12, k_paired=True)
     yield "swapped 128x128 gated", prelude(128, 128, 64, 4, gated=0, swapped=True)
 
 

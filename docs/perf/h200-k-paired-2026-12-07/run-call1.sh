@@ -23,3 +23,13 @@ sweep() {  # shape set, tiles
 }
 sweep narrow-n 64x64x128/s6,64x64x128/s6/uncapped,64x64x128/s6/k2,64x64x128/s6/k2/uncapped,64x32x128/s8/k2,64x32x128/s8/k2/uncapped,64x64x64/s12/k2
 sweep deep-k 64x32x128/s8,64x64x128/s6,64x32x128/s8/k2,64x64x128/s6/k2,64x64x128/s6/k2/uncapped
+# Issue 9, if time is left: the staged gated-activation kernel on wide rows, as landed (two packs
+# a thread) and with four (.gpu/lib-p4: kWide.packs = 4), copy timed beside each row.
+gated=4096x14337,2048x4095,2048x2049,8192x4097,1024x8193,16384x2305,512x28673
+for lib in lib lib-p4; do
+  [ $(( $(date +%s) - start )) -lt 470 ] || { echo "=== gated $lib skipped (time)"; continue; }
+  LD_LIBRARY_PATH=$PWD/.gpu/$lib:$PWD/.gpu/lib timeout 60 python3 scripts/gpu/rows_sweep.py \
+    --out "$work/gated-$lib" --iters 30 --ops SiluAndMulFwdOp --shapes "$gated" > /dev/null 2>&1
+  echo "=== gated $lib exit $? $(since)"
+  grep Silu "$work/gated-$lib/rows-sweep.md" | cut -d'|' -f3-6,8
+done

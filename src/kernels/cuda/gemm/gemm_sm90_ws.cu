@@ -56,12 +56,6 @@
 // consumer sums the gate, the second the up rows, and they meet in shared memory. No clusters,
 // no TMA stores.
 //
-// K-paired (K_PAIRED, 64-row tiles of at most 64 columns, B K-major, no clusters, not swapped):
-// two consumer warpgroups share the tile, each taking every other stage of K into its own
-// accumulators, and the second hands its sums to the first through shared memory before the first
-// stores the tile. A lone warpgroup on a narrow tile keeps the tensor cores idle between its
-// stages (on narrow-N, deep-K calls cuBLAS runs two math warpgroups a tile; docs/perf).
-//
 // A stage is BK deep: one 128-byte swizzle row of K (64 elements) a row, or with BK = 128 (both
 // operands K-major, not gated, not swapped, clustered along N at most) two, each its own box, so
 // that narrow tiles hand over half as many stages for the same bytes.
@@ -72,7 +66,7 @@
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
 // with BN a multiple of 128), CLUSTER_N (1, 2 or 4; not with CLUSTER_M), EPILOGUE_BYTES (shared
 // memory for each consumer's epilogue), SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K
-// within a cluster, above), K_PAIRED (above).
+// within a cluster, above).
 //
 // map_a_tail: A's map with boxes of a_tail_rows rows, M % BM rounded up to a multiple of 8, for
 // the tile over A's last rows; a_tail_rows = 0 where M % BM == 0 or A_TAIL_BOXES is off (below).
@@ -95,8 +89,7 @@
 using namespace tileops::dev;
 using namespace tileops::dev::sm90;
 
-constexpr int ROW_CONSUMERS = BM / 64;                   // warpgroups owning 64 rows of the tile
-constexpr int CONSUMERS = K_PAIRED ? 2 : ROW_CONSUMERS;  // consumer warpgroups
+constexpr int CONSUMERS = BM / 64;
 constexpr int THREADS = kWarpgroupThreads * (CONSUMERS + 1);
 constexpr int ELEM = sizeof(T);
 constexpr int A_TILE_BYTES = BM * BK * ELEM;
@@ -129,9 +122,6 @@ static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
 static_assert(CLUSTER_N == 1 || ((CLUSTER_N == 2 || CLUSTER_N == 4) && CLUSTER_M == 1 &&
                                  A_K_MAJOR && (BM / CLUSTER_N) % 8 == 0),
               "blocks along N share A in K-major slices of whole 8-row swizzle atoms");
-static_assert(!K_PAIRED || (BM == 64 && BN <= 64 && B_K_MAJOR && !SWAP_AB && CLUSTER_M == 1 &&
-                            CLUSTER_N == 1 && !SPLIT_IN_CLUSTER),
-              "K-paired consumers: a narrow 64-row tile, B K-major, one block");
 static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
               "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
 // Whether the last row of tiles may load A through map_a_tail: K-major A loaded by each block
@@ -365,8 +355,6 @@ static_assert((ACC / 4) % REDUCE_CHUNK == 0, "whole chunks of a consumer's parti
 // registers of a two-warpgroup block, 16 under the 168 of a three-warpgroup one, 8 beside the 128
 // accumulators of 256-column tiles (16 spilled 32 bytes at 64x256, 24 spilled 9.8 KB).
 constexpr int REDUCE_LOADS = ACC >= 128 ? 8 : CONSUMERS == 1 ? 24 : 16;
-static_assert(!K_PAIRED || ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES,
-              "K-paired: the second consumer's sums fit its epilogue buffer");
 constexpr int PIECES = ACC / 4;  // 16-byte pieces of a thread's accumulators
 
 // A consumer's partial tile in the workspace, laid out so that consecutive threads touch
@@ -500,24 +488,7 @@ __device__ __forceinline__ void reduce_share(float* partials, int slot, int spli
 // A consumer's workspace slot (counter and partials) under split-K: its block's tile of the
 // cluster's unit `tile` (of the whole batch).
 __device__ __forceinline__ int split_slot(int tile, u32 rank, int consumer) {
-  return (tile * CLUSTER + static_cast<int>(rank)) * ROW_CONSUMERS + consumer;
-}
-
-// K-paired: the second consumer's sums join the first's (through the second's epilogue buffer,
-// thread t's accumulator i at i * 128 + t), always in that order, so the result does not depend
-// on timing. The second waits until the first has read them before it goes on.
-__device__ __forceinline__ void join_k_pair(float (&acc)[ACC], int consumer, float* exchange) {
-  const int t = warpgroup_thread();
-  if (consumer == 1) {
-#pragma unroll
-    for (int i = 0; i < ACC; ++i) exchange[i * kWarpgroupThreads + t] = acc[i];
-  }
-  named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
-  if (consumer == 0) {
-#pragma unroll
-    for (int i = 0; i < ACC; ++i) acc[i] += exchange[i * kWarpgroupThreads + t];
-  }
-  named_barrier_sync(kPairBarrier, 2 * kWarpgroupThreads);
+  return (tile * CLUSTER + static_cast<int>(rank)) * CONSUMERS + consumer;
 }
 
 // Waits until the tile's counter reads `splits`: every split has published its partial.
@@ -535,7 +506,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
     int batch, int stream_weight, const __grid_constant__ TensorMap map_a_tail, int a_tail_rows,
     const __grid_constant__ TensorMap map_b_tail, int b_tail_rows, int parallel_reduce) {
   extern __shared__ unsigned char smem_raw[];
-  __shared__ int last_split[ROW_CONSUMERS];
+  __shared__ int last_split[CONSUMERS];
   // 128-byte swizzled tiles must start on 1024-byte boundaries.
   unsigned char* smem = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* a_tiles = smem;
@@ -548,7 +519,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(&full[s], 1);
-      mbar_init(&empty[s], (K_PAIRED ? 1 : CONSUMERS) * CLUSTER);  // K-paired: one reader a stage
+      mbar_init(&empty[s], CONSUMERS * CLUSTER);
     }
     mbar_fence_init();
     tma_prefetch_map(&map_a);
@@ -653,8 +624,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
   const int consumer = wg - 1;
   const int t = warpgroup_thread();
   unsigned char* const epilogue_mine = epilogue_smem + consumer * EPILOGUE_BYTES;
-  // Gated and swapped, the up consumer's sums reach the gate consumer through its own region; so
-  // do the second consumer's K-paired.
+  // Gated and swapped, the up consumer's sums reach the gate consumer through its own region.
   float* const exchange =
       reinterpret_cast<float*>(epilogue_smem + (CONSUMERS - 1) * EPILOGUE_BYTES);
   float* stage_of_warp = reinterpret_cast<float*>(epilogue_mine) + (t / 32) * WARP_STAGE_FLOATS;
@@ -678,16 +648,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
     fence_accumulators(acc);
     int held = -1;  // the stage whose MMAs may still be running
     for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
-      if (K_PAIRED && (kt - split_k.begin(split)) % 2 != consumer) {  // the other's stage
-        if (++stage == STAGES) {
-          stage = 0;
-          phase ^= 1;
-        }
-        continue;
-      }
       mbar_wait(&full[stage], phase);
-      const unsigned char* a =
-          a_tiles + stage * A_TILE_BYTES + (K_PAIRED ? 0 : consumer) * BOX_BYTES;
+      const unsigned char* a = a_tiles + stage * A_TILE_BYTES + consumer * BOX_BYTES;
       const unsigned char* b = b_tiles + stage * B_TILE_BYTES;
       wgmma_fence();
 #pragma unroll
@@ -713,13 +675,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
     wgmma_wait<0>();
     fence_accumulators(acc);
     if (held >= 0 && t == 0) release_stage(&empty[held]);
-    if constexpr (K_PAIRED) {
-      join_k_pair(acc, consumer, exchange);
-      if (consumer == 1) continue;
-    }
 
-    const int row0 = tm * OUT_BM + (GATED_SWAPPED || K_PAIRED ? 0 : consumer * 64),
-              col0 = tn * OUT_BN;
+    const int row0 = tm * OUT_BM + (GATED_SWAPPED ? 0 : consumer * 64), col0 = tn * OUT_BN;
     const i64 problem_offset = static_cast<i64>(p) * M * N;
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
@@ -783,7 +740,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
       store_rows(acc, stage_of_warp, d_p, tail, M, N, row0, col0, vec_stores);
     }
   }
-  if (PARALLEL_REDUCE_TILES && parallel_reduce && splits > 1 && consumer < ROW_CONSUMERS) {
+  if (PARALLEL_REDUCE_TILES && parallel_reduce && splits > 1) {
     for (int u = first_unit; u < units; u += unit_stride) {
       int tile, split, tm, tn;
       split_k.unit(u, tile, split);

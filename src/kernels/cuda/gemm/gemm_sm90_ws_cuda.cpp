@@ -40,28 +40,26 @@ struct WsTile {
   int cluster_n = 1;    // 2: blocks in pairs along N sharing A by multicast
   int bk = kBoxK;       // a stage's depth: one box of K, or two (128)
   bool untuned = true;  // whether the untuned choice may take it; tuning tries every tile
-  bool k_paired = false;  // two consumer warpgroups taking alternate stages (gemm_sm90_ws.cu)
   int blocks() const { return cluster * cluster_n; }  // a cluster's blocks
   std::string name() const {
-    return fmt::format("{}x{}x{}/s{}{}{}{}", bm, bn, bk, stages,
+    return fmt::format("{}x{}x{}/s{}{}{}", bm, bn, bk, stages,
                        cluster > 1 ? fmt::format("/c{}", cluster) : "",
-                       cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "", k_paired ? "/k2" : "");
+                       cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "");
   }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01). Clustered along N, A must be K-major (a as [m, k]);
   // two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
-    if (bk != kBoxK || k_paired) return !ta && tb && !gated;
+    if (bk != kBoxK) return !ta && tb && !gated;
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
-  int consumers() const { return k_paired ? 2 : bm / 64; }  // consumer warpgroups
-  unsigned threads() const { return 128u * static_cast<unsigned>(consumers() + 1); }
+  unsigned threads() const { return 128u * (bm / 64 + 1); }
   // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
-  // also hold the synchronous epilogue's staging, or the K-paired consumers' exchange;
-  // gemm_sm90_ws.cu), two barriers a stage and slack to align the tiles to 1024 bytes.
+  // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
+  // slack to align the tiles to 1024 bytes.
   unsigned smem(int elem) const {
-    return static_cast<unsigned>(stages * (bm + bn) * bk * elem + consumers() * kEpilogueBytes +
+    return static_cast<unsigned>(stages * (bm + bn) * bk * elem + (bm / 64) * kEpilogueBytes +
                                  2 * stages * 8 + 1024);
   }
   static constexpr int kEpilogueBytes = 2 * 64 * 64 * 2;
@@ -86,9 +84,7 @@ struct WsTile {
 // 64x32x128/n2 (the 128-deep 64x32 in pairs along N) is a tuning candidate: on the H200 it beat
 // 64x32x64/n2 on 5 of 8 rows of a few tokens over 1024-2112 weight rows and deep K, split or not,
 // but lost to the unclustered tiles on all of them (docs/perf/h200-cluster-split-k-2026-12-06).
-// The K-paired tiles (two consumer warpgroups a 64-row tile, alternate stages each; "/k2") are
-// tuning candidates until a sweep against their one-consumer siblings says where they win.
-constexpr std::array<WsTile, 18> kTiles{
+constexpr std::array<WsTile, 15> kTiles{
     {{.bm = 128, .bn = 256, .stages = 4, .rate = 1.0},
      {.bm = 128, .bn = 128, .stages = 6, .rate = 0.92},
      {.bm = 64, .bn = 256, .stages = 5, .rate = 0.85},
@@ -103,10 +99,7 @@ constexpr std::array<WsTile, 18> kTiles{
      {.bm = 64, .bn = 64, .stages = 6, .rate = 0.62, .bk = 128},
      {.bm = 64, .bn = 128, .stages = 4, .rate = 0.75, .bk = 128, .untuned = false},
      {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false},
-     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false},
-     {.bm = 64, .bn = 64, .stages = 6, .rate = 0.62, .bk = 128, .untuned = false, .k_paired = true},
-     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .bk = 128, .untuned = false, .k_paired = true},
-     {.bm = 64, .bn = 64, .stages = 12, .rate = 0.62, .untuned = false, .k_paired = true}}};
+     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -121,8 +114,7 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("CLUSTER_N", t.cluster_n),
        KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes),
        KernelConstant::boolean("SWAP_AB", false),
-       KernelConstant::boolean("SPLIT_IN_CLUSTER", false),
-       KernelConstant::boolean("K_PAIRED", t.k_paired)});
+       KernelConstant::boolean("SPLIT_IN_CLUSTER", false)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.

@@ -157,8 +157,8 @@ KernelSpec swap_spec(DType dtype, int bm, int bn, int gated_act) {
        KernelConstant::integer("GATED_ACT", gated_act), KernelConstant::integer("CLUSTER_M", 1),
        KernelConstant::integer("CLUSTER_N", 1),
        KernelConstant::integer("EPILOGUE_BYTES", epilogue_bytes(bn)),
-       KernelConstant::boolean("SWAP_AB", true), KernelConstant::boolean("SPLIT_IN_CLUSTER", true),
-       KernelConstant::boolean("K_PAIRED", false)});
+       KernelConstant::boolean("SWAP_AB", true),
+       KernelConstant::boolean("SPLIT_IN_CLUSTER", true)});
 }
 
 class GemmSwapCuda final : public GemmKernel {
