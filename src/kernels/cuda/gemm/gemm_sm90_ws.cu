@@ -366,23 +366,43 @@ __device__ __forceinline__ F32x4* partial_slot(float* partials, int slot, int sp
 }
 
 // Sums the tile's partials over every split into acc, from zero in split order, so that the
-// result does not depend on which split finished last. REDUCE_CHUNK pieces (16 bytes of a
-// thread's accumulators) of several splits are loaded before any is summed: a loop that waited on
-// each load in turn spent most of a split-K call on L2 round trips (docs/perf).
+// result does not depend on which split finished last. acc holds split `mine`'s partial: it is
+// added from the registers in its place in the order, so only the other splits' partials are
+// loaded (not beside the 128 accumulators of 256-column tiles, where ptxas then spilled).
+// REDUCE_CHUNK pieces (16 bytes of a thread's accumulators) of several splits are loaded before any
+// is summed: a loop that waited on each load in turn spent most of a split-K call on L2 round trips
+// (docs/perf); the four splits of a 64x64 tile's serial reduction take one round trip.
+__device__ __forceinline__ void add_piece(F32x4& sum, const F32x4& v) {
+  sum.x += v.x;
+  sum.y += v.y;
+  sum.z += v.z;
+  sum.w += v.w;
+}
 __device__ __forceinline__ void sum_partials(float (&acc)[ACC], float* partials, int slot,
-                                             int splits) {
+                                             int splits, int mine) {
   constexpr int kSplitsAtOnce = REDUCE_LOADS / REDUCE_CHUNK;
+  constexpr bool kOwnFromRegisters = ACC < 128;
+  const int skipped = kOwnFromRegisters ? mine : splits;  // the split not loaded, if any
+  const int others = kOwnFromRegisters ? splits - 1 : splits;
+  // The o-th split loaded (o < others): the splits before the skipped one, then those after it.
+  const auto other_split = [skipped](int o) { return o < skipped ? o : o + 1; };
 #pragma unroll
   for (int q0 = 0; q0 < PIECES; q0 += REDUCE_CHUNK) {
+    // Mine: acc's pieces of this chunk, which are rewritten only once it is summed.
+    const auto own = [&acc, q0](int j) {
+      return F32x4{acc[4 * (q0 + j)], acc[4 * (q0 + j) + 1], acc[4 * (q0 + j) + 2],
+                   acc[4 * (q0 + j) + 3]};
+    };
     F32x4 sum[REDUCE_CHUNK];
 #pragma unroll
     for (int j = 0; j < REDUCE_CHUNK; ++j) sum[j] = F32x4{0.0f, 0.0f, 0.0f, 0.0f};
-    for (int s0 = 0; s0 < splits; s0 += kSplitsAtOnce) {
+    for (int o0 = 0; o0 < others; o0 += kSplitsAtOnce) {
       F32x4 v[kSplitsAtOnce][REDUCE_CHUNK];
 #pragma unroll
       for (int a = 0; a < kSplitsAtOnce; ++a) {
-        if (s0 + a >= splits) break;
-        const F32x4* theirs = partial_slot(partials, slot, s0 + a, splits) + q0 * kWarpgroupThreads;
+        if (o0 + a >= others) break;
+        const F32x4* theirs =
+            partial_slot(partials, slot, other_split(o0 + a), splits) + q0 * kWarpgroupThreads;
 #pragma unroll
         for (int j = 0; j < REDUCE_CHUNK; ++j) {
           v[a][j] = load_l2_f32x4(theirs + j * kWarpgroupThreads);
@@ -390,15 +410,18 @@ __device__ __forceinline__ void sum_partials(float (&acc)[ACC], float* partials,
       }
 #pragma unroll
       for (int a = 0; a < kSplitsAtOnce; ++a) {
-        if (s0 + a >= splits) break;
+        if (o0 + a >= others) break;
+        if (o0 + a == skipped) {  // mine comes before the first split after it
 #pragma unroll
-        for (int j = 0; j < REDUCE_CHUNK; ++j) {
-          sum[j].x += v[a][j].x;
-          sum[j].y += v[a][j].y;
-          sum[j].z += v[a][j].z;
-          sum[j].w += v[a][j].w;
+          for (int j = 0; j < REDUCE_CHUNK; ++j) add_piece(sum[j], own(j));
         }
+#pragma unroll
+        for (int j = 0; j < REDUCE_CHUNK; ++j) add_piece(sum[j], v[a][j]);
       }
+    }
+    if (kOwnFromRegisters && mine == others) {  // the last split
+#pragma unroll
+      for (int j = 0; j < REDUCE_CHUNK; ++j) add_piece(sum[j], own(j));
     }
 #pragma unroll
     for (int j = 0; j < REDUCE_CHUNK; ++j) {
@@ -733,7 +756,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
       if (!last_split[consumer]) continue;
     }
     __threadfence();
-    sum_partials(acc, partials, slot, splits);
+    sum_partials(acc, partials, slot, splits, split);
     if constexpr (SWAP_AB) {
       store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
     } else {
