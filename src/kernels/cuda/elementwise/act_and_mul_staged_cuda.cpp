@@ -2,6 +2,7 @@
 // multiple of a pack's elements), where the flat kernel falls back to one element an access. A
 // block stages a chunk of one row in shared memory and moves it in 16-byte accesses
 // (elementwise/act_and_mul_staged.cu).
+#include <array>
 #include <optional>
 #include <string>
 
@@ -27,10 +28,14 @@ struct StagedShape {
 // as many loads in flight as on a wide row. Rows of at most one small chunk (768 16-bit columns):
 // eight 32-thread groups a block, a row each: 8192x513 bf16 13.2 us against 15.8 flat, 16384x385
 // 21.8 against 23.6, 65536x257 54.1 against 55.1, on an H100
-// (docs/perf/h200-staged-reads-2026-12-07; not yet timed on an H200).
-constexpr StagedShape kWide{.group = 256, .packs = 2, .rows = 1};
-constexpr StagedShape kNarrow{.group = 64, .packs = 4, .rows = 4};
-constexpr StagedShape kSmall{.group = 32, .packs = 3, .rows = 8};
+// (docs/perf/h200-staged-reads-2026-12-07; not yet timed on an H200). The wide shape at four
+// packs a thread won on 4096x14337 (126.9 -> 120.6 us) and 8192x4097 but lost up to 17 us on
+// 16384x2305, 2048x2049, 2048x4095 and 1024x8193 (docs/perf/h200-k-paired-2026-12-07): no width
+// rule separates them yet.
+// Narrowest first: a row takes the first shape whose chunk holds it, or the last (wide).
+constexpr std::array<StagedShape, 3> kShapes{{{.group = 32, .packs = 3, .rows = 8},
+                                              {.group = 64, .packs = 4, .rows = 4},
+                                              {.group = 256, .packs = 2, .rows = 1}}};
 
 // Rows narrower than this stay on the flat kernel: the small shape's narrowest timed row is 257
 // columns (above), and below it a group of 32 threads would hold under one pack a thread of a span.
@@ -45,10 +50,11 @@ int64_t chunk_columns(const StagedShape& s, DType dtype) {
   return int64_t{s.group} * s.packs * wide_vector_width(dtype);
 }
 
-const StagedShape& shape_for(DType dtype, int64_t n) {
-  return n <= chunk_columns(kSmall, dtype)    ? kSmall
-         : n <= chunk_columns(kNarrow, dtype) ? kNarrow
-                                              : kWide;
+// The index in kShapes of the shape serving rows of n columns.
+size_t shape_for(DType dtype, int64_t n) {
+  size_t i = 0;
+  while (i + 1 < kShapes.size() && n > chunk_columns(kShapes[i], dtype)) ++i;
+  return i;
 }
 
 KernelSpec staged_spec(GatedActivation act, DType dtype, const StagedShape& shape) {
@@ -88,7 +94,8 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
       return fmt::format("{} outputs (under 2^22): the flat kernel is faster on calls this small",
                          call.m * call.n);
     }
-    const StagedGrid grid = staged_grid(shape_for(call.dtype, call.n), call.dtype, call.m, call.n);
+    const StagedGrid grid =
+        staged_grid(kShapes[shape_for(call.dtype, call.n)], call.dtype, call.m, call.n);
     if (grid.blocks >= (int64_t{1} << 31)) {
       return fmt::format("{} rows of {} chunks reach 2^31 blocks", call.m, grid.chunks);
     }
@@ -97,28 +104,28 @@ class ActAndMulStagedCuda final : public PerDTypeCuda<ActAndMulStagedCuda<A>, Ac
 
   explicit ActAndMulStagedCuda(DType dtype)
       : dtype_(dtype),
-        wide_(staged_spec(A, dtype, kWide)),
-        narrow_(staged_spec(A, dtype, kNarrow)),
-        small_(staged_spec(A, dtype, kSmall)) {}
+        fns_{CudaFunction(staged_spec(A, dtype, kShapes[0])),
+             CudaFunction(staged_spec(A, dtype, kShapes[1])),
+             CudaFunction(staged_spec(A, dtype, kShapes[2]))} {}
 
   void run(const ActAndMulCall<A>& call, const Tensor& x, const Tensor& out) override {
     if (call.m == 0) return;
     const int device = device_of(x);
-    const StagedShape& shape = shape_for(dtype_, call.n);
+    const size_t index = shape_for(dtype_, call.n);
+    const StagedShape& shape = kShapes[index];
     const StagedGrid grid = staged_grid(shape, dtype_, call.m, call.n);
     const void* xp = x.data();
     void* op = out.data();
     int64_t m = call.m;
     int64_t n = call.n;
     uint32_t chunks = static_cast<uint32_t>(grid.chunks);
-    CudaFunction& fn = &shape == &kNarrow ? narrow_ : &shape == &kSmall ? small_ : wide_;
-    launch(fn.get(device), device, static_cast<unsigned>(grid.blocks), 1, shape.threads(), 0,
-           {&xp, &op, &m, &n, &chunks});
+    launch(fns_[index].get(device), device, static_cast<unsigned>(grid.blocks), 1, shape.threads(),
+           0, {&xp, &op, &m, &n, &chunks});
   }
 
  private:
   DType dtype_;
-  CudaFunction wide_, narrow_, small_;
+  std::array<CudaFunction, kShapes.size()> fns_;  // by index of kShapes
 };
 
 const StaticKernelRegistration<ActAndMulStagedCuda<GatedActivation::kSilu>> kSilu(
@@ -133,9 +140,7 @@ const bool kVariants = [] {
     for (GatedActivation act :
          {GatedActivation::kSilu, GatedActivation::kGelu, GatedActivation::kGeluTanh}) {
       for (DType d : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-        for (const StagedShape* shape : {&kWide, &kNarrow, &kSmall}) {
-          v.push_back(staged_spec(act, d, *shape).source());
-        }
+        for (const StagedShape& shape : kShapes) v.push_back(staged_spec(act, d, shape).source());
       }
     }
     return v;
