@@ -25,5 +25,5 @@ sweep() {  # library, shape set, tiles
 for lib in lib-base lib; do sweep $lib narrow-n 64x64x128/s6,64x128x64/s8; done
 for lib in lib-base lib; do sweep $lib split 64x64x128/s6; done
 for lib in lib lib-base; do
-  [ $(( $(date +%s) - start )) -lt 400 ] && sweep $lib narrow-n 64x64x128/s6
+  [ $(( $(date +%s) - start )) -lt 300 ] && sweep $lib narrow-n 64x64x128/s6
 done
