@@ -3,7 +3,8 @@
 # device tool): the CUDA test suite, the CLI and benchmark, libtileops and the Debian shared
 # libraries the GPU machine's image may lack; and, when the torch binding is built (preset
 # `torch`, e.g. by scripts/run-torch-tests.sh), the tileops_torch package with its libraries
-# into .gpu/torch/ (scripts/gpu/run-torch-suite.sh; the tests themselves are tracked files).
+# into .gpu/torch/ (scripts/gpu/run-torch-suite.sh; the tests themselves are tracked files); and
+# the kernel cache scripts/gpu/precompile.sh filled, packed (scripts/gpu/seed_cache.sh unpacks it).
 #   scripts/gpu/bundle.sh [BUILD_DIR] [TORCH_BUILD_DIR]   (defaults: build/default build/torch)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,5 +30,9 @@ if [ -f "$package/libtileops_torch.so" ]; then
   echo "bundle: tileops_torch from $torch_build"
 else
   echo "bundle: no torch binding in $torch_build (build it with scripts/run-torch-tests.sh)"
+fi
+if [ -d build/kernel-cache ]; then
+  tar -cJf .gpu/kernel-cache.tar.xz -C build/kernel-cache --exclude='*.lock' .
+  echo "bundle: kernel cache of $(ls build/kernel-cache | grep -c '\.cubin$') cubins (scripts/gpu/precompile.sh)"
 fi
 du -sh .gpu

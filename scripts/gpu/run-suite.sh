@@ -9,6 +9,7 @@ set -uo pipefail
 export LD_LIBRARY_PATH=$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}
 export TILEOPS_CACHE_DIR=/tmp/tileops-cache
 export TILEOPS_LOG=info
+source scripts/gpu/seed_cache.sh
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"

@@ -15,5 +15,6 @@ int bench_command(const std::vector<std::string>& args);
 int calibrate_command(const std::vector<std::string>& args);
 int warmup_command(const std::vector<std::string>& args);
 int tune_command(const std::vector<std::string>& args);
+int precompile_command(const std::vector<std::string>& args);
 
 }  // namespace tileops::cli

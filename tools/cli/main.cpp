@@ -48,6 +48,10 @@ commands:
           [--runs N]
       Tunes each workload's kernels on the device (every candidate config checked and timed)
       and stores the fastest per board and call spec; a later request_tune() reuses it.
+  precompile [--arch sm_90a] [--driver-version V] [--only REGEX] [--shard I/N]
+      Compiles every CUDA kernel variant into the kernel cache with NVRTC, no GPU needed, for
+      a machine that will run them: V is its driver's cuDriverGetVersion (13000 for CUDA 13.0;
+      default: this machine's driver). --shard splits the work between processes.
 
 --workload takes a row label of the op's manifest entry (its dtypes, or --dtype instead);
 --shape gives an input's shape by name (x=2048x4096; --param then gives the parameters).
@@ -125,9 +129,10 @@ int main(int argc, char** argv) {
     if (command == "calibrate") return cli::calibrate_command(args);
     if (command == "warmup") return cli::warmup_command(args);
     if (command == "tune") return cli::tune_command(args);
-    throw cli::UsageError(
-        "unknown command '" + command +
-        "'; expected one of [list, check, explain, run, bench, calibrate, warmup, tune, help]");
+    if (command == "precompile") return cli::precompile_command(args);
+    throw cli::UsageError("unknown command '" + command +
+                          "'; expected one of [list, check, explain, run, bench, calibrate, "
+                          "warmup, tune, precompile, help]");
   } catch (const cli::UsageError& e) {
     std::cerr << "tileops: " << e.what() << '\n';
     return cli::kExitUsage;

@@ -107,6 +107,17 @@ bool driver_available() noexcept {
   }
 }
 
+int installed_driver_version() noexcept {
+  try {
+    const LoadedDriver& d = loaded();
+    int version = 0;
+    if (!d.error.empty() || d.api.cuDriverGetVersion(&version) != kSuccess) return 0;
+    return version;
+  } catch (...) {
+    return 0;
+  }
+}
+
 void check(CUresult result, const char* what) {
   if (result == kSuccess) return;
   const char* text = nullptr;

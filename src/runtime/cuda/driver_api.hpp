@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "internal_api.hpp"
+
 namespace tileops::cuda {
 
 using CUresult = int;
@@ -116,6 +118,9 @@ struct DriverApi {
 const DriverApi& driver();
 // Whether a driver and at least one device are present; never throws.
 bool driver_available() noexcept;
+// The installed driver's CUDA version (cuDriverGetVersion: 13000 for CUDA 13.0), or 0 when no
+// driver loads; needs no device, never throws.
+TILEOPS_INTERNAL_API int installed_driver_version() noexcept;
 
 // Throws RuntimeError "<what>: <CUDA error text> (<code>)" unless result is success.
 void check(CUresult result, const char* what);
