@@ -250,6 +250,10 @@ void Op::allocate_outputs(detail::CallFrame& frame) const {
   for (int i = 0; i < frame.n_outputs; ++i) {
     if (frame.supplied_outputs != nullptr) {
       frame.outputs[i] = frame.supplied_outputs[i];
+    } else if (frame.output_allocator != nullptr) {
+      frame.outputs[i] = frame.output_allocator->allocate(
+          i, TensorDesc{device, frame.out_dtypes[i], frame.out_shapes[i]});
+      check_given_output(frame, i, frame.outputs[i]);
     } else {
       frame.outputs[i] = allocate_output(schema_.name, schema_.outputs[i].name, frame.out_shapes[i],
                                          frame.out_dtypes[i], device);
@@ -260,29 +264,30 @@ void Op::allocate_outputs(detail::CallFrame& frame) const {
 // The same faults on an output as on an input raise the same types with the same kind of message:
 // DTypeError, ShapeError, DeviceError, and strides printed for a non-contiguous tensor.
 void Op::check_supplied_outputs(const detail::CallFrame& frame) const {
+  for (int i = 0; i < frame.n_outputs; ++i) check_given_output(frame, i, frame.supplied_outputs[i]);
+}
+
+void Op::check_given_output(const detail::CallFrame& frame, int i, const Tensor& out) const {
   const Device device = frame.device.value_or(Device::cpu());
-  for (int i = 0; i < frame.n_outputs; ++i) {
-    const Tensor& out = frame.supplied_outputs[i];
-    const std::string_view arg = schema_.outputs[i].name;
-    if (!out.defined()) {
-      throw SignatureError(schema_.name, arg, "a tensor (outputs given to call_into are required)",
-                           "an absent tensor");
-    }
-    if (out.dtype() != frame.out_dtypes[i]) {
-      throw DTypeError(schema_.name, arg, fmt::format("dtype {}", dtype_name(frame.out_dtypes[i])),
-                       std::string(dtype_name(out.dtype())));
-    }
-    if (!(out.shape() == frame.out_shapes[i])) {
-      throw ShapeError(schema_.name, arg, fmt::format("shape {}", frame.out_shapes[i].str()),
-                       fmt::format("shape {}", out.shape().str()));
-    }
-    if (out.device() != device) {
-      throw DeviceError(schema_.name, arg,
-                        fmt::format("a tensor on {} (the inputs' device)", device.str()),
-                        fmt::format("a tensor on {}", out.device().str()));
-    }
-    detail::require_contiguous(schema_.name, arg, out);
+  const std::string_view arg = schema_.outputs[i].name;
+  if (!out.defined()) {
+    throw SignatureError(schema_.name, arg, "a tensor (outputs given to call_into are required)",
+                         "an absent tensor");
   }
+  if (out.dtype() != frame.out_dtypes[i]) {
+    throw DTypeError(schema_.name, arg, fmt::format("dtype {}", dtype_name(frame.out_dtypes[i])),
+                     std::string(dtype_name(out.dtype())));
+  }
+  if (!(out.shape() == frame.out_shapes[i])) {
+    throw ShapeError(schema_.name, arg, fmt::format("shape {}", frame.out_shapes[i].str()),
+                     fmt::format("shape {}", out.shape().str()));
+  }
+  if (out.device() != device) {
+    throw DeviceError(schema_.name, arg,
+                      fmt::format("a tensor on {} (the inputs' device)", device.str()),
+                      fmt::format("a tensor on {}", out.device().str()));
+  }
+  detail::require_contiguous(schema_.name, arg, out);
 }
 
 void Op::check_outputs(const detail::CallFrame& frame) const {
@@ -433,6 +438,13 @@ void Op::call_into(std::span<const Tensor> inputs, std::span<const Tensor> outpu
   detail::CallFrame frame;
   fill_frame(frame, inputs);
   frame.supplied_outputs = outputs.data();
+  run_call(frame);
+}
+
+void Op::call_into(std::span<const Tensor> inputs, OutputAllocator& outputs) {
+  detail::CallFrame frame;
+  fill_frame(frame, inputs);
+  frame.output_allocator = &outputs;
   run_call(frame);
 }
 

@@ -226,5 +226,52 @@ TEST(CallInto, OutputFaultsAreTypedAndNamedLikeInputFaults) {
   EXPECT_FLOAT_EQ(base.data_as<float>()[1], -7.0f);  // nothing written
 }
 
+// Records each request and answers with a tensor of the requested description, or of `shape`
+// when one is set (a faulty allocator).
+class RecordingAllocator final : public OutputAllocator {
+ public:
+  Tensor allocate(int index, const TensorDesc& desc) override {
+    requests.push_back({index, desc});
+    given = filled(wrong_shape ? *wrong_shape : desc.shape, -7);
+    return given;
+  }
+  std::vector<std::pair<int, TensorDesc>> requests;
+  std::optional<Shape> wrong_shape;
+  Tensor given;
+};
+
+TEST(CallInto, AllocatedOutputsAreRequestedAfterTheCheckAndWritten) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op({.scale = 2});
+  RecordingAllocator outputs;
+  op.call_into(std::vector<Tensor>{filled({2, 3}, 1), Tensor()}, outputs);
+  ASSERT_EQ(outputs.requests.size(), 1u);
+  EXPECT_EQ(outputs.requests[0].first, 0);
+  EXPECT_EQ(outputs.requests[0].second.str(),
+            (TensorDesc{Device::cpu(), DType::kFloat32, Shape{2, 3}}.str()));
+  EXPECT_FLOAT_EQ(outputs.given.data_as<float>()[5], 2.0f);
+  ASSERT_TRUE(op.last_call().has_value());
+  EXPECT_EQ(op.last_call()->outputs[0].shape, (Shape{2, 3}));
+  // A call that fails its check asks for nothing.
+  RecordingAllocator unused;
+  EXPECT_THROW(op.call_into(std::vector<Tensor>{filled({2, 3}, 1), filled({4}, 1)}, unused),
+               ShapeError);
+  EXPECT_TRUE(unused.requests.empty());
+}
+
+TEST(CallInto, AnAllocatedOutputOfTheWrongShapeFailsTheCallUnwritten) {
+  Registration reg = register_probe({.key = "k"});
+  ProbeFwdOp op({.scale = 2});
+  RecordingAllocator outputs;
+  outputs.wrong_shape = Shape{6};
+  try {
+    op.call_into(std::vector<Tensor>{filled({2, 3}, 1), Tensor()}, outputs);
+    FAIL() << "no error";
+  } catch (const ShapeError& e) {
+    EXPECT_TRUE(contains(e.what(), "expected shape [2, 3], got shape [6]")) << e.what();
+  }
+  EXPECT_FLOAT_EQ(outputs.given.data_as<float>()[0], -7.0f);
+}
+
 }  // namespace
 }  // namespace tileops

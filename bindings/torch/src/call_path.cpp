@@ -41,16 +41,32 @@ WrappedInputs wrap_inputs(std::string_view op, const tileops::OpSchema& schema,
   return w;
 }
 
+namespace {
+
+// Outputs from torch's allocator, kept as torch tensors for the caller and handed to the op as
+// views of their memory.
+class TorchOutputs final : public tileops::OutputAllocator {
+ public:
+  TorchOutputs(std::string_view op_name, const tileops::OpSchema& schema)
+      : op_name_(op_name), schema_(schema) {}
+  tileops::Tensor allocate(int index, const tileops::TensorDesc& desc) override {
+    tensors.push_back(tileops_torch::allocate(desc));
+    return wrap(op_name_, schema_.outputs[static_cast<size_t>(index)], tensors.back(), nullptr);
+  }
+  std::vector<at::Tensor> tensors;
+
+ private:
+  std::string_view op_name_;
+  const tileops::OpSchema& schema_;
+};
+
+}  // namespace
+
 std::vector<at::Tensor> run_into_new_outputs(std::string_view op_name,
                                              const tileops::OpSchema& schema, tileops::Op& op,
                                              const WrappedInputs& inputs) {
-  const std::vector<tileops::TensorDesc> descs = op.infer_outputs(inputs.span());
-  std::vector<at::Tensor> outputs;
-  std::vector<tileops::Tensor> wrapped;
-  for (size_t i = 0; i < descs.size(); ++i) {
-    outputs.push_back(allocate(descs[i]));
-    wrapped.push_back(wrap(op_name, schema.outputs[i], outputs.back(), nullptr));
-  }
+  TorchOutputs outputs(op_name, schema);
+  outputs.tensors.reserve(schema.outputs.size());
   if (inputs.device && inputs.device->is_cuda()) {
     // Work goes on torch's current stream of the device: ordered after whatever torch enqueued
     // there (the outputs' allocation included) and capturable in a CUDA graph.
@@ -60,9 +76,9 @@ std::vector<at::Tensor> run_into_new_outputs(std::string_view op_name,
     // stream, which it is.
     void* handle = cuda->getStreamNativeHandle(cuda->getStream(*inputs.device));
     tileops::cuda::StreamGuard guard(inputs.device->index(), handle);
-    op.call_into(inputs.span(), wrapped);
+    op.call_into(inputs.span(), outputs);
   } else {
-    op.call_into(inputs.span(), wrapped);
+    op.call_into(inputs.span(), outputs);
   }
   // As an in-place aten op does, so that autograd notices a saved tensor that was written.
   // Inference tensors have no version counter.
@@ -72,7 +88,7 @@ std::vector<at::Tensor> run_into_new_outputs(std::string_view op_name,
       t.unsafeGetTensorImpl()->bump_version();
     }
   }
-  return outputs;
+  return std::move(outputs.tensors);
 }
 
 }  // namespace tileops_torch

@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/ops/empty.h>
+#include <c10/core/DeviceGuard.h>
 #include <fmt/format.h>
 
 #include "tileops/core/error.hpp"
@@ -107,12 +109,36 @@ tileops::Tensor wrap(std::string_view op, const tileops::TensorSlot& slot, const
                                     *dtype, device);
 }
 
+namespace {
+
+// torch's CUDA caching allocator as registered with c10, or null where this torch registers none
+// (then outputs take at::empty through the dispatcher).
+c10::Allocator* registered_cuda_allocator() {
+  static c10::Allocator* const allocator = []() -> c10::Allocator* {
+    try {
+      return c10::GetAllocator(c10::DeviceType::CUDA);
+    } catch (const std::exception&) {
+      return nullptr;
+    }
+  }();
+  return allocator;
+}
+
+}  // namespace
+
 at::Tensor allocate(const tileops::TensorDesc& desc) {
-  const c10::Device device = desc.device.type == tileops::kCUDA
-                                 ? c10::Device(c10::DeviceType::CUDA, desc.device.index)
-                                 : c10::Device(c10::DeviceType::CPU);
-  return at::empty(c10::IntArrayRef(desc.shape.data(), desc.shape.size()),
-                   at::TensorOptions().dtype(to_torch(desc.dtype)).device(device));
+  const c10::IntArrayRef sizes(desc.shape.data(), desc.shape.size());
+  const c10::ScalarType dtype = to_torch(desc.dtype);
+  // As aten's own kernels allocate their outputs: straight from the allocator, without a trip
+  // through the dispatcher for at::empty.
+  if (desc.device.type != tileops::kCUDA) return at::detail::empty_cpu(sizes, dtype);
+  const c10::Device device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(desc.device.index));
+  if (c10::Allocator* cuda = registered_cuda_allocator()) {
+    const c10::DeviceGuard guard(device);  // the caching allocator serves the current device
+    return at::detail::empty_generic(sizes, cuda, c10::DispatchKeySet(c10::DispatchKey::CUDA),
+                                     dtype, std::nullopt);
+  }
+  return at::empty(sizes, at::TensorOptions().dtype(dtype).device(device));
 }
 
 tileops::ParamValue param_value(std::string_view op, const tileops::ParamSlot& slot,

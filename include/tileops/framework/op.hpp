@@ -39,6 +39,18 @@ struct OpDecl {
   bool composite() const { return interfaces.empty() && !delegate_types.empty(); }
 };
 
+// Where a call's outputs come from when the caller owns their memory (a framework binding that
+// allocates through its own allocator): allocate is called once per output, in order, after the
+// call has passed its checks, with the output's index and inferred description, and returns a
+// defined, contiguous tensor of exactly that description (or throws, which fails the call).
+class OutputAllocator {
+ public:
+  virtual Tensor allocate(int index, const TensorDesc& desc) = 0;
+
+ protected:
+  ~OutputAllocator() = default;
+};
+
 namespace detail {
 
 struct CallRunner;
@@ -51,8 +63,9 @@ struct CallFrame {
   std::array<Shape, kMaxTensors> out_shapes{};
   std::array<DType, kMaxTensors> out_dtypes{};
   int n_outputs = 0;
-  const Tensor* supplied_outputs = nullptr;  // caller-provided outputs (call_into), or null
-  std::optional<Device> device;              // device of the call's tensors (none: no tensor)
+  const Tensor* supplied_outputs = nullptr;     // caller-provided outputs (call_into), or null
+  OutputAllocator* output_allocator = nullptr;  // caller-allocated outputs (call_into), or null
+  std::optional<Device> device;                 // device of the call's tensors (none: no tensor)
   CallRecord record;
   Op* op = nullptr;
   CallFrame* enclosing = nullptr;  // the call this one is nested in, on this thread
@@ -117,6 +130,9 @@ class TILEOPS_API Op {
   std::vector<TensorDesc> infer_outputs(std::span<const Tensor> inputs) const;
   // Writes into caller-provided outputs, which must have the inferred shapes and dtypes.
   void call_into(std::span<const Tensor> inputs, std::span<const Tensor> outputs);
+  // Writes into outputs that outputs.allocate gives once the call is checked: infer_outputs and
+  // call_into in one call, with one signature check.
+  void call_into(std::span<const Tensor> inputs, OutputAllocator& outputs);
 
   std::optional<CallRecord> last_call() const;
   // (flops, bytes) of last_call. Throws ValueError before any completed call.
@@ -200,6 +216,9 @@ class TILEOPS_API Op {
   void run_target(detail::CallFrame& frame);
   void allocate_outputs(detail::CallFrame& frame) const;
   void check_supplied_outputs(const detail::CallFrame& frame) const;
+  // DTypeError, ShapeError, DeviceError or a non-contiguous tensor's error for output i, which
+  // the caller gave (supplied or allocated).
+  void check_given_output(const detail::CallFrame& frame, int i, const Tensor& out) const;
   void check_outputs(const detail::CallFrame& frame) const;
   void finish_call(detail::CallFrame& frame);
   void reset_binding();

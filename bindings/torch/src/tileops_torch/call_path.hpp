@@ -32,8 +32,8 @@ struct WrappedInputs {
 WrappedInputs wrap_inputs(std::string_view op, const tileops::OpSchema& schema,
                           std::span<const at::Tensor> given);
 
-// Infers the outputs, allocates them with torch's allocator and runs `op` into them, on torch's
-// current stream of the inputs' device, and bumps the version of each mutated input.
+// Runs `op` into outputs it has torch's allocator give once the call is checked (one check), on
+// torch's current stream of the inputs' device, and bumps the version of each mutated input.
 std::vector<at::Tensor> run_into_new_outputs(std::string_view op_name,
                                              const tileops::OpSchema& schema, tileops::Op& op,
                                              const WrappedInputs& inputs);
