@@ -33,7 +33,7 @@ for step in $steps; do
       done
       ;;
     sass)
-      for f in "$TILEOPS_CACHE_DIR"/gemm_sm90_ws_kernel_bf16_128_256*.cubin "$TILEOPS_CACHE_DIR"/gemm_skinny_kernel_bf16_1_*.cubin; do
+      for f in "$TILEOPS_CACHE_DIR"/gemm_sm90_ws_bf16_128_256*.cubin "$TILEOPS_CACHE_DIR"/gemm_skinny_bf16_1_*.cubin; do
         [ -f "$f" ] || continue
         tail -c +49 "$f" >/tmp/k.cubin  # past the cache header: magic, size, SHA-256
         echo "$(basename "$f"): $(cuobjdump -sass /tmp/k.cubin | grep -cE 'HGMMA') HGMMA, $(cuobjdump -sass /tmp/k.cubin | grep -cE 'HMMA') HMMA, $(cuobjdump -sass /tmp/k.cubin | grep -cE 'UTMALDG') UTMALDG, $(cuobjdump -sass /tmp/k.cubin | grep -cE 'LDL|STL') local"

@@ -31,6 +31,25 @@ TEST(KernelSpec, NameAndPreludeSpellEveryConstant) {
   EXPECT_THROW(spec.integer("NOPE"), ContractError);
 }
 
+// Entries of one specialised source share a translation unit, and so one cached cubin.
+TEST(KernelSpec, EntriesOfOneSpecialisedSourceShareTheirUnit) {
+  const std::vector<KernelConstant> constants{KernelConstant::type_of("T", "bf16"),
+                                              KernelConstant::boolean("HAS_WEIGHT", true),
+                                              KernelConstant::boolean("HAS_BIAS", false)};
+  const KernelSpec stats("normalization/batch_norm.cu", "batch_norm_stats_kernel", constants);
+  const KernelSpec apply("normalization/batch_norm.cu", "batch_norm_apply_kernel", constants);
+  EXPECT_EQ(stats.unit(), "batch_norm_bf16_1_0");
+  EXPECT_EQ(stats.unit(), apply.unit());
+  EXPECT_NE(stats.name(), apply.name());
+  EXPECT_EQ(stats.source().unit, stats.unit());
+  EXPECT_EQ(stats.source().source, apply.source().source);
+  const KernelSpec other(
+      "normalization/batch_norm.cu", "batch_norm_apply_kernel",
+      {KernelConstant::type_of("T", "bf16"), KernelConstant::boolean("HAS_WEIGHT", false),
+       KernelConstant::boolean("HAS_BIAS", false)});
+  EXPECT_NE(other.unit(), apply.unit());
+}
+
 TEST(KernelSpec, SourceCarriesExactlyTheHeadersItIncludes) {
   const KernelSource source = gemm_spec().source();
   std::vector<std::string> names;

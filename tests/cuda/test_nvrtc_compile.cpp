@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/cuda/cuda_kernel.hpp"
+#include "kernels/cuda/host/kernel_spec.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_api.hpp"
 #include "support/scoped_state.hpp"
@@ -60,6 +61,30 @@ TEST(NvrtcKernelCache, CompilesOnceThenServesFromDiskAndRebuildsDamage) {
   CachedBinary rebuilt = cached_cubin(src, "sm_90a", 0);
   EXPECT_FALSE(rebuilt.from_cache);
   EXPECT_EQ(rebuilt.cubin, first.cubin);
+  std::filesystem::remove_all(dir);
+}
+
+// Two entries of one specialised source compile once: the second finds the first's cubin.
+TEST(NvrtcKernelCache, EntriesOfOneSourceShareOneCompile) {
+  if (!nvrtc_available()) GTEST_SKIP() << "NVRTC is not installed on this machine";
+  char pattern[] = "/tmp/tileops-nvrtc-cache-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path dir = pattern;
+  testing::ScopedEnv cache_dir("TILEOPS_CACHE_DIR", dir.c_str());
+  const std::vector<KernelConstant> constants{KernelConstant::type_of("T", "float"),
+                                              KernelConstant::boolean("HAS_WEIGHT", true),
+                                              KernelConstant::boolean("HAS_BIAS", true)};
+  const KernelSource stats =
+      KernelSpec("normalization/batch_norm.cu", "batch_norm_stats_kernel", constants).source();
+  const KernelSource apply =
+      KernelSpec("normalization/batch_norm.cu", "batch_norm_apply_kernel", constants).source();
+  EXPECT_FALSE(cached_cubin(stats, "sm_90a", 0).from_cache);
+  EXPECT_TRUE(cached_cubin(apply, "sm_90a", 0).from_cache);
+  int cubins = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    cubins += entry.path().extension() == ".cubin";
+  }
+  EXPECT_EQ(cubins, 1);
   std::filesystem::remove_all(dir);
 }
 

@@ -253,7 +253,8 @@ CachedBinary cached_cubin(const KernelSource& src, const std::string& arch, int 
       fmt::format("\n#arch {}\n#nvrtc {}\n#driver {}", arch, nvrtc_version(), driver_version);
   const std::string key = sha256_hex(key_text);
   return cached_or_compiled(
-      kernel_cache_location(), fmt::format("{}-{}.cubin", src.name, key.substr(0, 24)), [&] {
+      kernel_cache_location(),
+      fmt::format("{}-{}.cubin", src.unit.empty() ? src.name : src.unit, key.substr(0, 24)), [&] {
         CompileResult compiled =
             nvrtc_compile(src.name, src.source, src.options, arch, src.headers);
         log_info(fmt::format("compiled {} for {} in {:.3f} s", src.name, arch, compiled.seconds));

@@ -29,8 +29,11 @@ struct NamedHeader {
 };
 
 struct KernelSource {
-  std::string name;    // spells every specialisation parameter, e.g. "rms_norm_bf16_vec8"
-  std::string source;  // the translation unit NVRTC compiles
+  std::string name;  // spells every specialisation parameter, e.g. "rms_norm_bf16_vec8"
+  // Names the translation unit in the cache's file name ("" = name): the entry points of one
+  // source with the same constants compile to one cubin, so they share one cache entry.
+  std::string unit;
+  std::string source;                // the translation unit NVRTC compiles
   std::vector<std::string> options;  // NVRTC options beyond the architecture
   // Exactly the headers the source includes, directly or through other headers; they are part
   // of the cache key, so editing one header rebuilds only the kernels that include it.

@@ -1,6 +1,7 @@
 #include "kernels/cuda/host/kernel_spec.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -67,6 +68,12 @@ std::string KernelSpec::name() const {
   return n;
 }
 
+std::string KernelSpec::unit() const {
+  std::string n = std::filesystem::path(file_).stem().string();
+  for (const KernelConstant& c : constants_) n += "_" + spelled(c);
+  return n;
+}
+
 std::string KernelSpec::prelude() const {
   std::string p = "#include \"device/numeric.cuh\"\n// specialisation\n";
   for (const KernelConstant& c : constants_) {
@@ -90,6 +97,7 @@ std::string KernelSpec::prelude() const {
 KernelSource KernelSpec::source() const {
   KernelSource s;
   s.name = name();
+  s.unit = unit();
   s.source = prelude() + "#line 1 \"" + file_ + "\"\n" + embedded_source(file_);
   s.options = {"-std=c++17"};
   s.headers = included_headers(s.source);

@@ -44,6 +44,9 @@ class TILEOPS_INTERNAL_API KernelSpec {
 
   // "<entry>_<value>_<value>..." in declaration order, e.g. gemm_sm90_ws_bf16_128x256_s4_kk.
   std::string name() const;
+  // "<source file stem>_<value>_<value>...": the same for every entry of one specialised
+  // source, which compiles to one cubin (the cache's file name, KernelSource::unit).
+  std::string unit() const;
   // `#include "device/numeric.cuh"` then one declaration per constant.
   std::string prelude() const;
   // The translation unit with exactly the named headers it includes.
