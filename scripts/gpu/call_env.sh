@@ -9,3 +9,4 @@ mkdir -p "$out" "$work"
 start=$(date +%s)
 since() { echo "after $(( $(date +%s) - start )) s"; }
 source scripts/gpu/seed_cache.sh
+source scripts/gpu/ensure_fast_call.sh

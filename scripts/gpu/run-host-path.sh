@@ -9,6 +9,7 @@ export LD_LIBRARY_PATH=$PWD/.gpu/lib:${LD_LIBRARY_PATH:-}
 export PYTHONPATH=$PWD/.gpu/torch/python${PYTHONPATH:+:$PYTHONPATH}
 export TILEOPS_CACHE_DIR=${TILEOPS_CACHE_DIR:-/tmp/tileops-cache}
 source scripts/gpu/seed_cache.sh
+source scripts/gpu/ensure_fast_call.sh
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 status=0

@@ -10,6 +10,7 @@ export PYTHONPATH=$PWD/.gpu/torch/python${PYTHONPATH:+:$PYTHONPATH}
 export TILEOPS_TORCH_TEST_HOOKS=$PWD/.gpu/torch/test-hooks/libtileops_torch_test_hooks.so
 export TILEOPS_CACHE_DIR=${TILEOPS_CACHE_DIR:-/tmp/tileops-cache}
 source scripts/gpu/seed_cache.sh
+source scripts/gpu/ensure_fast_call.sh
 export PYTHONDONTWRITEBYTECODE=1
 TORCHINDUCTOR_CACHE_DIR=$(mktemp -d /tmp/tileops-inductor.XXXXXX)
 export TORCHINDUCTOR_CACHE_DIR
