@@ -1,11 +1,14 @@
-// `tileops precompile`: compiles every CUDA kernel variant tileops can build into the disk kernel
-// cache for one architecture and driver, with NVRTC and no GPU. A machine that builds an image
-// (or one GPU call's bundle) can ship a warm cache, so the first calls on the GPU load cubins
-// instead of compiling them. The cache key holds the architecture and the driver's version, so
-// the cubins are found only by a driver that reports the same version.
+// `tileops precompile`: compiles every CUDA kernel variant tileops can build (once per
+// translation unit) into the disk kernel cache for one architecture and driver, with NVRTC and no
+// GPU. A machine that builds an image (or one GPU call's bundle) can ship a warm cache, so the
+// first calls on the GPU load cubins instead of compiling them. The cache key holds the
+// architecture and the driver's version, so the cubins are found only by a driver that reports
+// the same version.
 #include <chrono>
 #include <iostream>
 #include <regex>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -24,7 +27,8 @@ struct Shard {
   int64_t index = 0, count = 1;
 };
 
-// "--shard I/N": every N-th variant from the I-th (0-based), so N processes share the work.
+// "--shard I/N": every N-th translation unit from the I-th (0-based), so N processes share the
+// work.
 Shard parse_shard(const std::optional<std::string>& text) {
   if (!text) return {};
   static const std::regex form(R"((\d+)/(\d+))");
@@ -86,11 +90,18 @@ int precompile_command(const std::vector<std::string>& raw) {
     std::cerr << "tileops precompile: NVRTC (libnvrtc.so) is not installed on this machine\n";
     return kExitFailure;
   }
+  // One compile per translation unit: entries of one specialised source share a cubin (the
+  // cache names it by unit), so the chosen variants are reduced to one per unit first, and the
+  // shards split units, never the entries of one unit between two processes.
   std::vector<cuda::KernelSource> chosen;
-  const std::vector<cuda::KernelSource> variants = cuda::all_cuda_variants();
-  for (size_t i = 0; i < variants.size(); ++i) {
-    if (static_cast<int64_t>(i) % shard.count != shard.index) continue;
-    if (std::regex_search(variants[i].name, only)) chosen.push_back(variants[i]);
+  std::set<std::pair<std::string, size_t>> units;
+  size_t matching = 0;
+  for (const cuda::KernelSource& v : cuda::all_cuda_variants()) {
+    if (!std::regex_search(v.name, only)) continue;
+    ++matching;
+    const std::string& unit = v.unit.empty() ? v.name : v.unit;
+    if (!units.insert({unit, std::hash<std::string>{}(v.source)}).second) continue;
+    if (static_cast<int64_t>(units.size() - 1) % shard.count == shard.index) chosen.push_back(v);
   }
   Progress progress("precompile", chosen.size());
   const auto start = std::chrono::steady_clock::now();
@@ -112,9 +123,9 @@ int precompile_command(const std::vector<std::string>& raw) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish(fmt::format(
-      "{} of {} variants for {} (driver {}) in {:.1f} s: {} compiled ({:.1f} s of NVRTC), {} "
-      "already cached, {} failed; cache {}",
-      chosen.size(), variants.size(), arch, driver_version, seconds, compiled, nvrtc_seconds,
+      "{} of {} translation units ({} variants) for {} (driver {}) in {:.1f} s: {} compiled "
+      "({:.1f} s of NVRTC), {} already cached, {} failed; cache {}",
+      chosen.size(), units.size(), matching, arch, driver_version, seconds, compiled, nvrtc_seconds,
       static_cast<int>(chosen.size()) - compiled - failed, failed,
       cuda::kernel_cache_directory().string()));
   return failed == 0 ? kExitOk : kExitFailure;
