@@ -21,10 +21,12 @@ SOURCE = os.path.join(KERNELS, "gemm", "gemm_sm90_ws.cu")
 
 
 def prelude(bm, bn, bk, stages, a_k_major=True, b_k_major=True, gated=-1, cluster_m=1,
-            cluster_n=1, swapped=False):
+            cluster_n=1, swapped=False, split_in_cluster=None):
     """The constants the host's KernelSpec puts before the source (gemm_sm90_ws_cuda.cpp,
     gemm_swap_cuda.cpp), for bf16."""
     b = lambda v: "true" if v else "false"
+    if split_in_cluster is None:
+        split_in_cluster = swapped
     epilogue = 32768 if swapped else 16384
     return "\n".join([
         '#include "device/numeric.cuh"',
@@ -35,7 +37,7 @@ def prelude(bm, bn, bk, stages, a_k_major=True, b_k_major=True, gated=-1, cluste
         f"constexpr int GATED_ACT = {gated};",
         f"constexpr int CLUSTER_M = {cluster_m}; constexpr int CLUSTER_N = {cluster_n};",
         f"constexpr int EPILOGUE_BYTES = {epilogue};",
-        f"constexpr bool SWAP_AB = {b(swapped)}; constexpr bool SPLIT_IN_CLUSTER = {b(swapped)};",
+        f"constexpr bool SWAP_AB = {b(swapped)}; constexpr bool SPLIT_IN_CLUSTER = {b(split_in_cluster)};",
         '#line 1 "gemm_sm90_ws.cu"',
         "",
     ])
@@ -51,6 +53,8 @@ def variants():
     yield "128x128 cluster M", prelude(128, 128, 64, 6, cluster_m=2)
     yield "64x32 cluster N", prelude(64, 32, 64, 16, cluster_n=2)
     yield "64x32x128 cluster N", prelude(64, 32, 128, 8, cluster_n=2)
+    yield "64x64x128 split in cluster", prelude(64, 64, 128, 6, split_in_cluster=True)
+    yield "64x32x128 split in cluster", prelude(64, 32, 128, 8, split_in_cluster=True)
     yield "128x256 b [k, n]", prelude(128, 256, 64, 4, b_k_major=False)
     yield "64x128 a [k, m] b [k, n]", prelude(64, 128, 64, 8, a_k_major=False, b_k_major=False)
     yield "64x128 gated", prelude(64, 128, 64, 8, gated=0)

@@ -10,6 +10,7 @@
 #include "runtime/tuning/tuner.hpp"
 #include "runtime/tuning/tuning_store.hpp"
 #include "support/cuda_support.hpp"
+#include "support/test_support.hpp"
 #include "tileops/framework/device_facts.hpp"
 #include "tileops/ops/gemm/bmm_fwd_op.hpp"
 #include "tileops/ops/gemm/gated_linear_fwd_op.hpp"
@@ -227,6 +228,36 @@ TEST_F(CudaClusteredTiles, ClusteredTilesSplitK) {
   }
 }
 
+// Plain tiles whose K splits are the blocks of one cluster and sum in its shared memory (/k), no
+// workspace: four ways with the last tile past N (40x328x4104), ragged rows and columns
+// (72x1000x7168), eight uneven ways uncapped (40x328x8200: 65 k-tiles), bias and residual, and a
+// batch.
+TEST_F(CudaClusteredTiles, SplitsInAClusterMeetInSharedMemory) {
+  const bool many_sms = read_device_facts(Device::cuda(0)).sm_count >= 96;
+  for (const std::string tile : {"64x64x128/s6/k", "64x32x128/s8/k"}) {
+    const std::vector<std::string> configs =
+        linear_layout(tile, {{40, 328, 4104}, {72, 1000, 7168}});
+    EXPECT_EQ(configs.front(), "tile=" + tile + ",split_k=4,reduce=cluster");
+    const std::vector<std::string> deep = linear_layout(tile + "/uncapped", {{40, 328, 8200}});
+    if (many_sms) EXPECT_EQ(deep.front(), "tile=" + tile + ",split_k=8,reduce=cluster");
+    force(tile, 40, 328, 4104, false, true);
+    LinearFwdOp linear;
+    linear.request_tune();
+    EXPECT_TRUE(cuda_matches_reference(
+        linear, {Shape{40, 4104}, Shape{328, 4104}, Shape{328}, Shape{40, 328}}, DType::kBFloat16))
+        << tile << " bias and residual";
+    EXPECT_EQ(linear.kernel_config(), "tile=" + tile + ",split_k=4,reduce=cluster");
+    force(tile, 72, 136, 2000, false, true, " batch=3");
+    BmmFwdOp bmm({.trans_b = true});
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 72, 2000}, Shape{3, 136, 2000}}, DType::kBFloat16))
+        << tile << " batch";
+    EXPECT_EQ(bmm.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
+        << bmm.kernel_config();
+  }
+}
+
 // Each tile is also a candidate at its full K split ("/uncapped"), past the cap the untuned plan
 // puts on every tile of a call (4 serial splits where they fill the SMs): 128x1024x7168, whose
 // 16 tiles of 64x128 split 7 ways uncapped (parallel) on any device of 112 SMs or more and at most
@@ -245,9 +276,10 @@ TEST_F(CudaClusteredTiles, UncappedCandidatesSplitPastTheCap) {
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   const std::vector<std::string> tiles{
-      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
-      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
-      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2"};
+      "128x256x64/s4",  "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
+      "64x32x64/s16",   "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
+      "64x32x128/s8",   "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2",
+      "64x64x128/s6/k", "64x32x128/s8/k"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);
@@ -284,6 +316,33 @@ TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
     EXPECT_TRUE(cuda_matches_reference(gated, {Shape{m, k}, Shape{2 * n, k}}, DType::kBFloat16))
         << tile << " gated";
     EXPECT_EQ(gated.kernel_config(), "tile=" + tile);
+  }
+}
+
+// y += x w^T + b in place: the residual is the output. Two-consumer tiles add it in the TMA-store
+// epilogue, which must read every element of a slab before the store writing it is issued; the
+// one-consumer tile adds it in the staged store. Rows and columns end inside tiles.
+TEST_F(CudaClusteredTiles, ResidualMayBeTheOutput) {
+  const int64_t m = 300, n = 328, k = 264;
+  for (const std::string& tile : {"128x256x64/s4", "128x128x64/s6", "64x128x64/s8"}) {
+    force(tile, m, n, k, false, true);
+    LinearFwdOp linear;
+    linear.request_tune();
+    const uint64_t seed = testing::fresh_seed();
+    std::vector<Tensor> host;
+    for (const Shape& s : {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}}) {
+      host.push_back(random_tensor(s, DType::kBFloat16, seed + host.size()));
+    }
+    const ReferenceResult want =
+        find_reference(linear.name())->compute(linear.param_values(), host);
+    std::vector<Tensor> dev;
+    for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+    linear.call_into(dev, std::vector<Tensor>{dev[3]});
+    EXPECT_EQ(linear.kernel_config(), "tile=" + std::string(tile));
+    const Tensor got = Tensor::empty(Shape{m, n}, DType::kBFloat16);
+    cuda::copy(got, dev[3]);
+    const Comparison c = compare(got, want.outputs[0], default_tolerance(DType::kBFloat16));
+    EXPECT_TRUE(c.ok()) << tile << " seed " << seed << ": " << c.str();
   }
 }
 

@@ -25,4 +25,10 @@ __device__ __forceinline__ u64 l2_policy(int priority) {
   return p;
 }
 
+// Asks the L2 for the line holding p (128 bytes), without waiting for it: for data a thread will
+// read later, after work that hides the DRAM round trip.
+__device__ __forceinline__ void prefetch_line_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 }  // namespace tileops::dev

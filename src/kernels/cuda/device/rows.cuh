@@ -5,6 +5,7 @@
 // and after its last whole pack are walked one at a time (RowSpan).
 #pragma once
 
+#include "device/cache_policy.cuh"
 #include "device/grid_exchange.cuh"
 #include "device/reduce.cuh"
 #include "device/sm90/cluster.cuh"
@@ -277,7 +278,7 @@ __device__ __forceinline__ void prefetch_l2(const void* p, i64 count_bytes) {
   if (gridDim.x * gridDim.y >= 256) return;
   const char* c = static_cast<const char*>(p);
   for (i64 off = (i64)threadIdx.x * 128; off < count_bytes; off += (i64)blockDim.x * 128) {
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(c + off));
+    prefetch_line_l2(c + off);
   }
 }
 

@@ -18,7 +18,8 @@
 // the others and sums and stores its own share of the tile's columns: one block reading every
 // partial alone made the reduction a serial tail as long as half the main loop (docs/perf).
 // With SPLIT_IN_CLUSTER the splits of a tile are instead the blocks of one cluster (splits ==
-// the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh).
+// the cluster size), and the partials meet in distributed shared memory (gemm_cluster_split.cuh);
+// the first block stores the summed tile as an unsplit one (TMA stores where the host allows).
 //
 // Clusters, along M or along N. CLUSTER_M = 2: the two blocks of
 // a cluster take the neighbouring tile rows 2i and 2i + 1 of one tile column, so they need the
@@ -35,13 +36,14 @@
 // each block's tile has its own workspace slot, and the host reduces clustered splits serially
 // only (a cooperative launch of clusters was not tried).
 //
-// The epilogue (whole tiles, 16-byte aligned output rows, no residual; gemm_store_tma.cuh) hands
-// the tile to TMA stores through shared memory and goes on to the next tile without waiting for
-// them. Otherwise (split-K, a residual, unaligned rows) each warp stages its rows through shared
-// memory and stores them itself (store_rows). Either applies the tail (gemm_tail.cuh). Gated
-// (GATED_ACT >= 0, B K-major): B holds 2N rows, gate then up; a tile's B stage is BN / 2 gate rows
-// over the BN / 2 matching up rows, so each thread holds a gate sum and its up sum (ACC / 2
-// registers apart) and the tile covers BN / 2 output columns.
+// The epilogue (whole tiles, 16-byte aligned output rows, and no residual unless the tile has two
+// consumers; gemm_store_tma.cuh) hands the tile to TMA stores through shared memory and goes on
+// to the next tile without waiting for them; a residual's rows are asked into the L2 a few stages
+// before the tile's last MMAs. Otherwise (split-K, a residual of a one-consumer tile, unaligned
+// rows) each warp stages its rows through shared memory and stores them itself (store_rows). Either
+// applies the tail (gemm_tail.cuh). Gated (GATED_ACT >= 0, B K-major): B holds 2N rows, gate then
+// up; a tile's B stage is BN / 2 gate rows over the BN / 2 matching up rows, so each thread holds a
+// gate sum and its up sum (ACC / 2 registers apart) and the tile covers BN / 2 output columns.
 //
 // A weight stream (stream_weight, set by the host when all reads of a weight stage come from
 // blocks running together and none later) loads the weight evict-first: its lines then replace
@@ -65,8 +67,8 @@
 // STAGES, GROUP_M, A_K_MAJOR (A stored [M, K]; else [K, M]), B_K_MAJOR (B stored [N, K]; else
 // [K, N]), GATED_ACT (-1, or the activation code of device/activation.cuh), CLUSTER_M (1, or 2
 // with BN a multiple of 128), CLUSTER_N (1, 2 or 4; not with CLUSTER_M), EPILOGUE_BYTES (shared
-// memory for each consumer's epilogue), SWAP_AB (above), SPLIT_IN_CLUSTER (swapped only: split-K
-// within a cluster, above).
+// memory for each consumer's epilogue), SWAP_AB (above), SPLIT_IN_CLUSTER (swapped, or plain
+// tiles that are neither gated nor clustered otherwise: split-K within a cluster, above).
 //
 // map_a_tail: A's map with boxes of a_tail_rows rows, M % BM rounded up to a multiple of 8, for
 // the tile over A's last rows; a_tail_rows = 0 where M % BM == 0 or A_TAIL_BOXES is off (below).
@@ -122,8 +124,10 @@ static_assert(CLUSTER_M == 1 || (CLUSTER_M == 2 && BN % 128 == 0),
 static_assert(CLUSTER_N == 1 || ((CLUSTER_N == 2 || CLUSTER_N == 4) && CLUSTER_M == 1 &&
                                  A_K_MAJOR && (BM / CLUSTER_N) % 8 == 0),
               "blocks along N share A in K-major slices of whole 8-row swizzle atoms");
-static_assert(!SPLIT_IN_CLUSTER || (SWAP_AB && ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
-              "split-K in a cluster: swapped tiles, a consumer's partial in its epilogue buffer");
+static_assert(!SPLIT_IN_CLUSTER || ((SWAP_AB || (!GATED && !CLUSTERED)) &&
+                                    ACC * kWarpgroupThreads * 4 <= EPILOGUE_BYTES),
+              "split-K in a cluster: swapped or plain tiles, a consumer's partial in its epilogue "
+              "buffer");
 // Whether the last row of tiles may load A through map_a_tail: K-major A loaded by each block
 // alone, one box of the tile's rows (not the swapped gate and up boxes); and the last column of
 // tiles B through map_b_tail: K-major B loaded by each block alone, not the tile kernel's gate
@@ -235,6 +239,11 @@ constexpr int WARP_STAGE_FLOATS = 16 * STAGE_LD;
 // Shared memory for one consumer's epilogue: two TMA-store slab buffers, or its warps' staging.
 // EPILOGUE_BYTES (the prelude's, from the host's shared-memory budget) must hold either.
 constexpr bool TMA_STORE_TILES = !SWAP_AB && OUT_BN % kStoreSlabCols == 0;
+// Whether the TMA-store epilogue adds a residual (the host passes tma_store with a residual only
+// then): two-consumer tiles. A one-consumer tile's epilogue spilled with the residual's registers.
+constexpr bool TMA_STORE_RESIDUAL = TMA_STORE_TILES && CONSUMERS == 2;
+// Stages before a tile's last whose MMAs run while the residual's rows come into the L2.
+constexpr int RESIDUAL_PREFETCH_STAGES = 4;
 static_assert(EPILOGUE_BYTES >= kStoreBuffers * kStoreSlabBytes &&
                   EPILOGUE_BYTES >= 4 * WARP_STAGE_FLOATS * 4 && EPILOGUE_BYTES % 1024 == 0,
               "a consumer's epilogue buffers: two swizzled slabs or its warps' staging");
@@ -670,7 +679,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
     for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
     fence_accumulators(acc);
     int held = -1;  // the stage whose MMAs may still be running
-    for (int kt = split_k.begin(split); kt < split_k.end(split); ++kt) {
+    const int kt_begin = split_k.begin(split), kt_end = split_k.end(split);
+    const bool prefetch_residual = TMA_STORE_RESIDUAL && tma_store && residual != nullptr;
+    const int kt_prefetch = max(kt_begin, kt_end - RESIDUAL_PREFETCH_STAGES);
+    for (int kt = kt_begin; kt < kt_end; ++kt) {
+      if (prefetch_residual && kt == kt_prefetch) {
+        prefetch_residual_l2<T, OUT_BN>(residual + static_cast<i64>(p) * M * N,
+                                        tm * OUT_BM + consumer * 64, tn * OUT_BN, M, N);
+      }
       mbar_wait(&full[stage], phase);
       const unsigned char* a = a_tiles + stage * A_TILE_BYTES + consumer * BOX_BYTES;
       const unsigned char* b = b_tiles + stage * B_TILE_BYTES;
@@ -704,19 +720,19 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) gemm_sm90_ws_kernel(
     T* const d_p = d + problem_offset;
     const GemmTailArgs<T> tail{bias, residual != nullptr ? residual + problem_offset : nullptr};
     if constexpr (SPLIT_IN_CLUSTER) {
+      // The first block of the cluster holds the tile's sum and stores it as an unsplit tile.
       if (splits > 1 && !cluster_split.reduce(acc)) continue;
-      store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
-      continue;
     }
-    if (splits == 1) {
+    if (splits == 1 || SPLIT_IN_CLUSTER) {
       if constexpr (SWAP_AB) {
         store_swapped_tile(acc, consumer, exchange, d_p, tail, M, N, row0, col0);
         continue;
       }
       if constexpr (TMA_STORE_TILES) {
         if (tma_store) {
-          store_tile_tma<T, ACC, OUT_BN, GATED_ACT>(acc, epilogue_mine, slabs_stored, &map_d, row0,
-                                                    col0, p, bias, N, 1 + consumer);
+          store_tile_tma<T, ACC, OUT_BN, GATED_ACT, TMA_STORE_RESIDUAL>(
+              acc, epilogue_mine, slabs_stored, &map_d, row0, col0, p, bias, tail.residual, M, N,
+              1 + consumer);
           continue;
         }
       }

@@ -40,21 +40,26 @@ struct WsTile {
   int cluster_n = 1;    // 2: blocks in pairs along N sharing A by multicast
   int bk = kBoxK;       // a stage's depth: one box of K, or two (128)
   bool untuned = true;  // whether the untuned choice may take it; tuning tries every tile
-  int blocks() const { return cluster * cluster_n; }  // a cluster's blocks
+  // Split-K inside a cluster: a tile's splits are the blocks of one cluster and sum in its shared
+  // memory (gemm_sm90_ws.cu: SPLIT_IN_CLUSTER), no workspace; plain K-major calls only.
+  bool split_cluster = false;
+  int blocks() const { return cluster * cluster_n; }  // a cluster's blocks (not the splits')
   std::string name() const {
-    return fmt::format("{}x{}x{}/s{}{}{}", bm, bn, bk, stages,
-                       cluster > 1 ? fmt::format("/c{}", cluster) : "",
-                       cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "");
+    return fmt::format(
+        "{}x{}x{}/s{}{}{}{}", bm, bn, bk, stages, cluster > 1 ? fmt::format("/c{}", cluster) : "",
+        cluster_n > 1 ? fmt::format("/n{}", cluster_n) : "", split_cluster ? "/k" : "");
   }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01). Clustered along N, A must be K-major (a as [m, k]);
   // two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
-    if (bk != kBoxK) return !ta && tb && !gated;
+    if (bk != kBoxK || split_cluster) return !ta && tb && !gated;
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
+  // Whether the TMA-store epilogue adds a residual: two-consumer tiles (gemm_sm90_ws.cu).
+  bool tma_store_adds_residual() const { return bm == 128; }
   // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
   // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
   // slack to align the tiles to 1024 bytes.
@@ -84,7 +89,11 @@ struct WsTile {
 // 64x32x128/n2 (the 128-deep 64x32 in pairs along N) is a tuning candidate: on the H200 it beat
 // 64x32x64/n2 on 5 of 8 rows of a few tokens over 1024-2112 weight rows and deep K, split or not,
 // but lost to the unclustered tiles on all of them (docs/perf/h200-cluster-split-k-2026-12-06).
-constexpr std::array<WsTile, 15> kTiles{
+// The /k tiles (64x64x128 and 64x32x128 whose splits meet in a cluster's shared memory) are
+// tuning candidates for narrow outputs over deep K, where the workspace split's tail (partials
+// written and fenced, a counter, the last split reading the others from the L2) was about 28% of
+// a block's time on the H100 (docs/perf/h200-verify-2026-12-07).
+constexpr std::array<WsTile, 17> kTiles{
     {{.bm = 128, .bn = 256, .stages = 4, .rate = 1.0},
      {.bm = 128, .bn = 128, .stages = 6, .rate = 0.92},
      {.bm = 64, .bn = 256, .stages = 5, .rate = 0.85},
@@ -99,7 +108,21 @@ constexpr std::array<WsTile, 15> kTiles{
      {.bm = 64, .bn = 64, .stages = 6, .rate = 0.62, .bk = 128},
      {.bm = 64, .bn = 128, .stages = 4, .rate = 0.75, .bk = 128, .untuned = false},
      {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false},
-     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false}}};
+     {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false},
+     {.bm = 64,
+      .bn = 64,
+      .stages = 6,
+      .rate = 0.62,
+      .bk = 128,
+      .untuned = false,
+      .split_cluster = true},
+     {.bm = 64,
+      .bn = 32,
+      .stages = 8,
+      .rate = 0.5,
+      .bk = 128,
+      .untuned = false,
+      .split_cluster = true}}};
 
 // gated_act: -1, or the GatedActivation code of a gated call.
 KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act) {
@@ -114,7 +137,7 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::integer("CLUSTER_N", t.cluster_n),
        KernelConstant::integer("EPILOGUE_BYTES", WsTile::kEpilogueBytes),
        KernelConstant::boolean("SWAP_AB", false),
-       KernelConstant::boolean("SPLIT_IN_CLUSTER", false)});
+       KernelConstant::boolean("SPLIT_IN_CLUSTER", t.split_cluster)});
 }
 
 // The tile shapes (indexes of kTiles) that serve a layout.
@@ -163,6 +186,7 @@ int64_t cluster_units(const GemmCall& call, const WsTile& t) {
 constexpr double kSplitKCost = 0.6;
 constexpr int kMinKTilesPerSplit = 16;
 constexpr int kMostSplits = 16;
+constexpr int kMostClusterSplits = 8;  // the portable cluster size (gemm_cluster_split.cuh)
 
 // K splits for a tile shape: when its blocks (clusters' blocks, past-the-edge ones included)
 // would fill under half the SMs, as many as fit one wave, each at least kMinKTilesPerSplit
@@ -174,6 +198,7 @@ int splits_for(const GemmCall& call, const WsTile& t, int sms, int most) {
   if (2 * blocks >= sms) return 1;
   const int64_t k_tiles = (call.k + t.bk - 1) / t.bk * (t.bk / kBoxK);  // in boxes of K
   if (t.blocks() > 1) most = std::min(most, kParallelReduceMinSplits - 1);
+  if (t.split_cluster) most = std::min(most, kMostClusterSplits);
   const int64_t s = std::min<int64_t>({sms / blocks, k_tiles / kMinKTilesPerSplit, most});
   if (s <= 1 || kSplitKCost * static_cast<double>(s) <= 1.0) return 1;
   return static_cast<int>(s);
@@ -182,6 +207,7 @@ int splits_for(const GemmCall& call, const WsTile& t, int sms, int most) {
 // Workspace of a tile shape under split-K: one slot per block's tile (clusters' past-the-edge
 // tiles included) and 64-row consumer.
 SplitKLayout split_k_layout(const GemmCall& call, const WsTile& t, int splits) {
+  if (t.split_cluster) return {};  // the splits meet in the cluster's shared memory
   return split_k_layout_of(cluster_units(call, t) * t.blocks() * (t.bm / 64), splits, t.bn);
 }
 
@@ -420,17 +446,17 @@ class GemmSm90WsCuda final : public GemmKernel {
                       workspace.defined() ? workspace.data() : nullptr, tp, cap);
   }
 
-  // "tile=128x256x64/s4", with ",split_k=N,reduce=parallel" (or serial) when the last call split
-  // K; "cublaslt" when tuning chose cuBLASLt.
+  // "tile=128x256x64/s4", with ",split_k=N,reduce=parallel" (serial, or cluster for a /k tile) when
+  // the last call split K; "cublaslt" when tuning chose cuBLASLt.
   std::string config() const override {
     const int c = last_candidate_.load(std::memory_order_relaxed);
     if (c >= cublaslt_candidate()) return std::string(kCublasLtCandidate);
     const int splits = last_splits_.load(std::memory_order_relaxed);
     const bool parallel = last_parallel_reduce_.load(std::memory_order_relaxed);
-    return "tile=" + kTiles[tiles_[c % tiles_.size()]].name() +
-           (splits > 1
-                ? fmt::format(",split_k={},reduce={}", splits, parallel ? "parallel" : "serial")
-                : "");
+    const WsTile& t = kTiles[tiles_[c % tiles_.size()]];
+    const char* reduce = t.split_cluster ? "cluster" : parallel ? "parallel" : "serial";
+    return "tile=" + t.name() +
+           (splits > 1 ? fmt::format(",split_k={},reduce={}", splits, reduce) : "");
   }
   bool tunable() const override { return true; }
   void request_tune(const TuneOptions& options) override { tuner_.enter_tuned_mode(options); }
@@ -509,8 +535,12 @@ class GemmSm90WsCuda final : public GemmKernel {
           view_b(call, bp), static_cast<unsigned>(args.b_tail_rows), kBoxK);
     }
     args.vec_stores = call.n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
-    // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read.
-    args.tma_store = args.vec_stores && splits == 1 && tp.residual == nullptr ? 1 : 0;
+    // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read by
+    // a tile whose TMA-store epilogue cannot add it (gemm_sm90_ws.cu: TMA_STORE_RESIDUAL).
+    args.tma_store = args.vec_stores && (splits == 1 || t.split_cluster) &&
+                             (tp.residual == nullptr || t.tma_store_adds_residual())
+                         ? 1
+                         : 0;
     if (args.tma_store) {
       args.map_d = encode_tensor_map_sw128_batched(
           {dp, call.dtype, uint64_t(call.m), uint64_t(call.n), uint64_t(call.n),
@@ -521,7 +551,19 @@ class GemmSm90WsCuda final : public GemmKernel {
     LaunchGeometry geometry{.block = t.threads(),
                             .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
                             .cluster_x = static_cast<unsigned>(t.blocks())};
-    const int64_t slots = t.blocks() > 1 ? cluster_slots(tile, fn, device, geometry) : sms;
+    if (t.split_cluster) {
+      // A cluster a tile, its blocks the splits; clusters walk the tiles persistently.
+      geometry.cluster_x = static_cast<unsigned>(splits);
+      const int64_t slots = splits > 1 ? cluster_slots(tile, splits, fn, device, geometry) : sms;
+      geometry.grid_x =
+          static_cast<unsigned>(std::min<int64_t>(cluster_units(call, t), slots) * splits);
+      last_parallel_reduce_.store(false, std::memory_order_relaxed);
+      auto pointers = args.pointers();
+      launch_ex(fn, device, geometry, pointers);
+      return;
+    }
+    const int64_t slots =
+        t.blocks() > 1 ? cluster_slots(tile, t.blocks(), fn, device, geometry) : sms;
     geometry.grid_x = static_cast<unsigned>(
         std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.blocks());
     // Deep splits of ungated tiles reduce in parallel, every split of a tile waiting for the
@@ -546,9 +588,10 @@ class GemmSm90WsCuda final : public GemmKernel {
     launch_ex(fn, device, geometry, pointers);
   }
 
-  // The clusters of a clustered tile that fit the device at once, asked once per device.
-  int64_t cluster_slots(int tile, CUfunction fn, int device, const LaunchGeometry& g) {
-    std::atomic<int>& slot = cluster_slots_[tile][static_cast<size_t>(device) % kMaxDevices];
+  // The clusters of `size` blocks of a tile that fit the device at once, asked once per device.
+  int64_t cluster_slots(int tile, int size, CUfunction fn, int device, const LaunchGeometry& g) {
+    std::atomic<int>& slot =
+        cluster_slots_[tile][static_cast<size_t>(device) % kMaxDevices][static_cast<size_t>(size)];
     int n = slot.load(std::memory_order_relaxed);
     if (n == 0) {
       n = max_active_clusters(fn, device, g);
@@ -563,7 +606,10 @@ class GemmSm90WsCuda final : public GemmKernel {
   }
 
   static constexpr size_t kMaxDevices = 16;
-  std::array<std::array<std::atomic<int>, kMaxDevices>, kTiles.size()> cluster_slots_{};
+  // By tile, device and cluster size (a /k tile's clusters are as large as its split).
+  std::array<std::array<std::array<std::atomic<int>, kMostClusterSplits + 1>, kMaxDevices>,
+             kTiles.size()>
+      cluster_slots_{};
   bool tail_boxes_;       // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
   bool parallel_reduce_;  // not TILEOPS_GEMM_SPLIT_REDUCE=serial then
   bool serial_first_;     // not TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0 then
