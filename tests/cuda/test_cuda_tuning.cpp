@@ -63,7 +63,7 @@ TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
 }
 
 const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "128x256x64/s4/c2",
-                                        "64x256x64/s5", "64x128x64/s8"};
+                                        "64x256x64/s5",  "64x128x64/s8",  "128x64x64/s8"};
 
 TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
   for (bool ta : {false, true}) {

@@ -51,10 +51,13 @@ struct WsTile {
   }
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
-  // (docs/perf/h200-cluster-2026-12-01). Clustered along N, A must be K-major (a as [m, k]);
-  // two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
+  // (docs/perf/h200-cluster-2026-12-01). 128x64x64 also serves the other ungated layouts, as a
+  // tuning candidate only (best_scored_tile): it is the tile cuBLAS runs on 1024^3 with b as
+  // [k, n]. Clustered along N, A must be K-major (a as [m, k]); two-box stages take plain
+  // K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
     if (bk != kBoxK || split_cluster) return !ta && tb && !gated;
+    if (bm == 128 && bn == 64 && cluster == 1 && !gated) return true;  // every layout
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
@@ -259,6 +262,9 @@ ScoredTile best_scored_tile(const GemmCall& call, int sms, const std::vector<int
     if (!t.untuned || (t.cluster > 1 && (tile_count(call, t) < sms || call.k < kClusterMinK))) {
       continue;
     }
+    // Narrow tiles were measured on a linear layer's layout only; on others they are tuning
+    // candidates.
+    if (t.bn < 128 && (call.trans_a || !call.trans_b)) continue;
     const int splits = splits_for(call, t, sms, most_splits);
     // Clusters of two occupy SMs in pairs (about half the SM count of them fit at once).
     const int64_t slots = sms / t.blocks();
