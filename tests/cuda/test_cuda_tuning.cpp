@@ -65,7 +65,9 @@ TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
 const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "128x256x64/s4/c2",
                                         "64x256x64/s5",  "64x128x64/s8",  "128x64x64/s8"};
 
+// 128x64x64 off a linear layer's layout is a candidate under TILEOPS_GEMM_EXPERIMENTAL only.
 TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
+  testing::ScopedEnv experimental("TILEOPS_GEMM_EXPERIMENTAL", "1");
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       for (const std::string& tile : kWsTiles) {
@@ -228,11 +230,12 @@ TEST_F(CudaClusteredTiles, ClusteredTilesSplitK) {
   }
 }
 
-// Plain tiles whose K splits are the blocks of one cluster and sum in its shared memory (/k), no
-// workspace: four ways with the last tile past N (40x328x4104), ragged rows and columns
-// (72x1000x7168), eight uneven ways uncapped (40x328x8200: 65 k-tiles), bias and residual, and a
-// batch.
+// Plain tiles whose K splits are the blocks of one cluster and sum in its shared memory (/k;
+// tuning candidates under TILEOPS_GEMM_EXPERIMENTAL), no workspace: four ways with the last tile
+// past N (40x328x4104), ragged rows and columns (72x1000x7168), eight uneven ways uncapped
+// (40x328x8200: 65 k-tiles), bias and residual (the first block's staged store), and a batch.
 TEST_F(CudaClusteredTiles, SplitsInAClusterMeetInSharedMemory) {
+  testing::ScopedEnv experimental("TILEOPS_GEMM_EXPERIMENTAL", "1");
   const bool many_sms = read_device_facts(Device::cuda(0)).sm_count >= 96;
   for (const std::string tile : {"64x64x128/s6/k", "64x32x128/s8/k"}) {
     const std::vector<std::string> configs =
@@ -276,10 +279,9 @@ TEST_F(CudaClusteredTiles, UncappedCandidatesSplitPastTheCap) {
 // problems end inside a tile) and the synchronous store (a residual; n not a multiple of 8).
 TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   const std::vector<std::string> tiles{
-      "128x256x64/s4",  "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
-      "64x32x64/s16",   "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
-      "64x32x128/s8",   "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2",
-      "64x64x128/s6/k", "64x32x128/s8/k"};
+      "128x256x64/s4", "128x128x64/s6",    "64x256x64/s5",     "64x128x64/s8",  "64x64x64/s12",
+      "64x32x64/s16",  "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",  "64x32x64/s16/n2",
+      "64x32x128/s8",  "64x64x128/s6",     "64x128x128/s4",    "128x64x128/s4", "64x32x128/s8/n2"};
   const int64_t m = 200, n = 328, k = 264;
   for (const std::string& tile : tiles) {
     force(tile, m, n, k, false, true);
@@ -319,30 +321,35 @@ TEST_F(CudaClusteredTiles, EveryTileThroughEveryEpilogue) {
   }
 }
 
-// y += x w^T + b in place: the residual is the output. Two-consumer tiles add it in the TMA-store
-// epilogue, which must read every element of a slab before the store writing it is issued; the
-// one-consumer tile adds it in the staged store. Rows and columns end inside tiles.
+// y += x w^T + b in place: the residual is the output, through the staged store and (under
+// TILEOPS_GEMM_EXPERIMENTAL) through the TMA-store epilogue of two-consumer tiles, which must read
+// every element of a slab before the store writing it is issued; the one-consumer tile keeps the
+// staged store either way. Rows and columns end inside tiles.
 TEST_F(CudaClusteredTiles, ResidualMayBeTheOutput) {
   const int64_t m = 300, n = 328, k = 264;
-  for (const std::string& tile : {"128x256x64/s4", "128x128x64/s6", "64x128x64/s8"}) {
-    force(tile, m, n, k, false, true);
-    LinearFwdOp linear;
-    linear.request_tune();
-    const uint64_t seed = testing::fresh_seed();
-    std::vector<Tensor> host;
-    for (const Shape& s : {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}}) {
-      host.push_back(random_tensor(s, DType::kBFloat16, seed + host.size()));
+  for (const char* experimental : {"0", "1"}) {
+    testing::ScopedEnv env("TILEOPS_GEMM_EXPERIMENTAL", experimental);
+    for (const std::string& tile : {"128x256x64/s4", "128x128x64/s6", "64x128x64/s8"}) {
+      force(tile, m, n, k, false, true);
+      LinearFwdOp linear;
+      linear.request_tune();
+      const uint64_t seed = testing::fresh_seed();
+      std::vector<Tensor> host;
+      for (const Shape& s : {Shape{m, k}, Shape{n, k}, Shape{n}, Shape{m, n}}) {
+        host.push_back(random_tensor(s, DType::kBFloat16, seed + host.size()));
+      }
+      const ReferenceResult want =
+          find_reference(linear.name())->compute(linear.param_values(), host);
+      std::vector<Tensor> dev;
+      for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
+      linear.call_into(dev, std::vector<Tensor>{dev[3]});
+      EXPECT_EQ(linear.kernel_config(), "tile=" + std::string(tile));
+      const Tensor got = Tensor::empty(Shape{m, n}, DType::kBFloat16);
+      cuda::copy(got, dev[3]);
+      const Comparison c = compare(got, want.outputs[0], default_tolerance(DType::kBFloat16));
+      EXPECT_TRUE(c.ok()) << tile << " experimental=" << experimental << " seed " << seed << ": "
+                          << c.str();
     }
-    const ReferenceResult want =
-        find_reference(linear.name())->compute(linear.param_values(), host);
-    std::vector<Tensor> dev;
-    for (const Tensor& t : host) dev.push_back(cuda::to_device(t, Device::cuda(0)));
-    linear.call_into(dev, std::vector<Tensor>{dev[3]});
-    EXPECT_EQ(linear.kernel_config(), "tile=" + std::string(tile));
-    const Tensor got = Tensor::empty(Shape{m, n}, DType::kBFloat16);
-    cuda::copy(got, dev[3]);
-    const Comparison c = compare(got, want.outputs[0], default_tolerance(DType::kBFloat16));
-    EXPECT_TRUE(c.ok()) << tile << " seed " << seed << ": " << c.str();
   }
 }
 

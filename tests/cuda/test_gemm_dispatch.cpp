@@ -3,10 +3,12 @@
 // library loads, and TILEOPS_CUBLASLT=0 or a call it cannot serve leaves the fallback.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "runtime/cuda/cublaslt_api.hpp"
@@ -223,6 +225,34 @@ TEST(GemmDispatch, SerialSplitCapTakesNarrowTilesWhereTheyFillTheDevice) {
   gated.gated = true;
   EXPECT_TRUE(
       same(cuda::ws_untuned_choice(gated, 132, true), cuda::ws_untuned_choice(gated, 132, false)));
+}
+
+// The tile kernel's paths not yet run on a GPU are tuning candidates only under
+// TILEOPS_GEMM_EXPERIMENTAL: the /k tiles on a linear layer's layout, 128x64x64 on the others.
+TEST(GemmDispatch, ExperimentalTilesAreOfferedOnlyWhenSwitchedOn) {
+  const auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  GemmCall linear = call_of(DType::kBFloat16, 128, 512, 7168);
+  linear.trans_a = false;
+  linear.trans_b = true;
+  GemmCall nn = linear;
+  nn.trans_b = false;
+  for (bool experimental : {false, true}) {
+    const std::vector<std::string> lin = cuda::ws_tuning_candidates(linear, experimental);
+    const std::vector<std::string> kn = cuda::ws_tuning_candidates(nn, experimental);
+    EXPECT_EQ(has(lin, "64x64x128/s6/k"), experimental);
+    EXPECT_EQ(has(lin, "64x32x128/s8/k/uncapped"), experimental);
+    EXPECT_TRUE(has(lin, "128x64x64/s8"));
+    EXPECT_TRUE(has(lin, "64x64x128/s6"));
+    EXPECT_EQ(has(kn, "128x64x64/s8"), experimental);
+    EXPECT_FALSE(has(kn, "64x64x128/s6/k"));
+    EXPECT_TRUE(has(kn, "64x128x64/s8"));
+  }
+  // Off by default, the untuned choice never takes them.
+  nn.m = nn.n = nn.k = 1024;
+  const cuda::WsScoredChoice c = cuda::ws_untuned_choice(nn, 132, true);
+  EXPECT_FALSE(c.bm == 128 && c.bn == 64);
 }
 
 TEST(GemmDispatch, SwapSwitchServesEveryCallItCanOrNone) {

@@ -24,3 +24,11 @@ timeout 150 python3 bench/torch/gemm_tile_sweep.py --shapes small-mid \
 echo "=== small-mid exit $? $(since)"
 grep -E '^\| [0-9]|elements' "$out/sweep-small-mid.md"
 tail -3 "$out/sweep-small-mid.err"
+# A few tokens over about a thousand to two thousand weight rows and deep K (64x2112x7168 was
+# 0.92x cuBLAS): the /k tiles beside the untuned 64x64x128 sibling.
+timeout 150 python3 bench/torch/gemm_tile_sweep.py --shapes deep-k \
+  --tiles 64x64x128/s6,64x64x128/s6/k,64x32x128/s8/k/uncapped --iters 20 --out "$work" \
+  > "$out/sweep-deep-k.md" 2> "$out/sweep-deep-k.err"
+echo "=== deep-k exit $? $(since)"
+grep -E '^\| [0-9]|elements' "$out/sweep-deep-k.md"
+tail -3 "$out/sweep-deep-k.err"

@@ -3,6 +3,9 @@
 // one it runs, for tests on the CPU.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "internal_api.hpp"
 #include "tileops/ops/gemm/gemm_fwd_op.hpp"
 
@@ -24,5 +27,10 @@ TILEOPS_INTERNAL_API WsScoredChoice ws_scored_choice(const GemmCall& call, int s
 // (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) without it.
 TILEOPS_INTERNAL_API WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms,
                                                       bool serial_first);
+
+// The tile kernel's tuning candidates for call's layout (cuBLASLt left out), with or without the
+// tiles offered only under TILEOPS_GEMM_EXPERIMENTAL (gemm_experimental.hpp).
+TILEOPS_INTERNAL_API std::vector<std::string> ws_tuning_candidates(const GemmCall& call,
+                                                                   bool experimental);
 
 }  // namespace tileops::cuda

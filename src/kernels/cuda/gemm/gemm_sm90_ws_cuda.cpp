@@ -13,6 +13,7 @@
 #include "kernels/common/gemm_registration.hpp"
 #include "kernels/cuda/cuda_kernel.hpp"
 #include "kernels/cuda/gemm/cublaslt_candidate.hpp"
+#include "kernels/cuda/gemm/gemm_experimental.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_args.hpp"
 #include "kernels/cuda/gemm/gemm_sm90_ws_choice.hpp"
 #include "kernels/cuda/gemm/gemm_tail_boxes.hpp"
@@ -52,17 +53,21 @@ struct WsTile {
   // The narrow tiles (under 128 columns; under 64 they need B K-major) serve plain calls with a
   // as [m, k] and b as [n, k], a linear layer's layout, the only one they were measured on
   // (docs/perf/h200-cluster-2026-12-01). 128x64x64 also serves the other ungated layouts, as a
-  // tuning candidate only (best_scored_tile): it is the tile cuBLAS runs on 1024^3 with b as
-  // [k, n]. Clustered along N, A must be K-major (a as [m, k]); two-box stages take plain
-  // K-major calls only (gemm_sm90_ws.cu).
+  // tuning candidate only (best_scored_tile) and under TILEOPS_GEMM_EXPERIMENTAL until it has run
+  // on a GPU: it is the tile cuBLAS runs on 1024^3 with b as [k, n]. Clustered along N, A must be
+  // K-major (a as [m, k]); two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
     if (bk != kBoxK || split_cluster) return !ta && tb && !gated;
     if (bm == 128 && bn == 64 && cluster == 1 && !gated) return true;  // every layout
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
-  // Whether the TMA-store epilogue adds a residual: two-consumer tiles (gemm_sm90_ws.cu).
+  // Whether the TMA-store epilogue adds a residual: two-consumer tiles (gemm_sm90_ws.cu); with
+  // TILEOPS_GEMM_EXPERIMENTAL only, until it has run on a GPU.
   bool tma_store_adds_residual() const { return bm == 128; }
+  // Whether the tile is offered on this layout only under TILEOPS_GEMM_EXPERIMENTAL: the /k tiles,
+  // and 128x64 off a linear layer's layout (gemm_experimental.hpp).
+  bool experimental(bool ta, bool tb) const { return split_cluster || (bn < 128 && (ta || !tb)); }
   // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
   // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
   // slack to align the tiles to 1024 bytes.
@@ -93,7 +98,8 @@ struct WsTile {
 // 64x32x64/n2 on 5 of 8 rows of a few tokens over 1024-2112 weight rows and deep K, split or not,
 // but lost to the unclustered tiles on all of them (docs/perf/h200-cluster-split-k-2026-12-06).
 // The /k tiles (64x64x128 and 64x32x128 whose splits meet in a cluster's shared memory) are
-// tuning candidates for narrow outputs over deep K, where the workspace split's tail (partials
+// tuning candidates (under TILEOPS_GEMM_EXPERIMENTAL until they have run on a GPU) for narrow
+// outputs over deep K, where the workspace split's tail (partials
 // written and fenced, a counter, the last split reading the others from the L2) was about 28% of
 // a block's time on the H100 (docs/perf/h200-verify-2026-12-07).
 constexpr std::array<WsTile, 17> kTiles{
@@ -143,11 +149,14 @@ KernelSpec ws_spec(DType dtype, bool ta, bool tb, const WsTile& t, int gated_act
        KernelConstant::boolean("SPLIT_IN_CLUSTER", t.split_cluster)});
 }
 
-// The tile shapes (indexes of kTiles) that serve a layout.
-std::vector<int> tiles_serving(bool ta, bool tb, bool gated) {
+// The tile shapes (indexes of kTiles) that serve a layout; the experimental ones only when asked.
+std::vector<int> tiles_serving(bool ta, bool tb, bool gated, bool experimental) {
   std::vector<int> served;
   for (size_t i = 0; i < kTiles.size(); ++i) {
-    if (kTiles[i].serves(ta, tb, gated)) served.push_back(static_cast<int>(i));
+    const WsTile& t = kTiles[i];
+    if (t.serves(ta, tb, gated) && (experimental || !t.experimental(ta, tb))) {
+      served.push_back(static_cast<int>(i));
+    }
   }
   return served;
 }
@@ -391,21 +400,24 @@ class GemmSm90WsCuda final : public GemmKernel {
     const bool tail_boxes = !tail_boxes_switched_off();
     const bool parallel_reduce = !split_reduce_forced_serial();
     const bool serial_first = serial_splits_first();
-    return {fmt::format("{},{},{},{}{}{}{}", dtype_name(dtype), ta, tb, gated,
-                        tail_boxes ? "" : ",no-tail-boxes", parallel_reduce ? "" : ",serial-reduce",
-                        serial_first ? "" : ",no-serial-first"),
-            [=] {
-              return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes,
-                                                      parallel_reduce, serial_first);
-            }};
+    const bool experimental = gemm_experimental_switched_on();
+    return {
+        fmt::format("{},{},{},{}{}{}{}{}", dtype_name(dtype), ta, tb, gated,
+                    tail_boxes ? "" : ",no-tail-boxes", parallel_reduce ? "" : ",serial-reduce",
+                    serial_first ? "" : ",no-serial-first", experimental ? ",experimental" : ""),
+        [=] {
+          return std::make_unique<GemmSm90WsCuda>(dtype, ta, tb, gated, tail_boxes, parallel_reduce,
+                                                  serial_first, experimental);
+        }};
   }
 
   GemmSm90WsCuda(DType dtype, bool ta, bool tb, int gated, bool tail_boxes, bool parallel_reduce,
-                 bool serial_first)
+                 bool serial_first, bool experimental)
       : tail_boxes_(tail_boxes),
         parallel_reduce_(parallel_reduce),
         serial_first_(serial_first),
-        tiles_(tiles_serving(ta, tb, gated >= 0)),
+        experimental_(experimental),
+        tiles_(tiles_serving(ta, tb, gated >= 0, experimental)),
         cublaslt_(CublasLtCandidate::offered(gated >= 0) ? std::make_unique<CublasLtCandidate>()
                                                          : nullptr),
         tuner_("gemm_sm90_ws", candidate_names(tiles_, cublaslt_ != nullptr)) {
@@ -543,10 +555,11 @@ class GemmSm90WsCuda final : public GemmKernel {
     args.vec_stores = call.n % 8 == 0 && all_aligned({dp, tp.bias, tp.residual}, 16) ? 1 : 0;
     // Whole tiles go out through TMA stores unless K is split (partials) or a residual is read by
     // a tile whose TMA-store epilogue cannot add it (gemm_sm90_ws.cu: TMA_STORE_RESIDUAL).
-    args.tma_store = args.vec_stores && (splits == 1 || t.split_cluster) &&
-                             (tp.residual == nullptr || t.tma_store_adds_residual())
-                         ? 1
-                         : 0;
+    args.tma_store =
+        args.vec_stores && (splits == 1 || t.split_cluster) &&
+                (tp.residual == nullptr || (experimental_ && t.tma_store_adds_residual()))
+            ? 1
+            : 0;
     if (args.tma_store) {
       args.map_d = encode_tensor_map_sw128_batched(
           {dp, call.dtype, uint64_t(call.m), uint64_t(call.n), uint64_t(call.n),
@@ -619,6 +632,7 @@ class GemmSm90WsCuda final : public GemmKernel {
   bool tail_boxes_;       // TILEOPS_GEMM_TAIL_BOXES when this implementation was built
   bool parallel_reduce_;  // not TILEOPS_GEMM_SPLIT_REDUCE=serial then
   bool serial_first_;     // not TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0 then
+  bool experimental_;     // TILEOPS_GEMM_EXPERIMENTAL then (gemm_experimental.hpp)
   std::vector<int>
       tiles_;  // the kTiles serving this layout; tuning candidates c and c + size are tiles_[c]
   std::unique_ptr<CublasLtCandidate> cublaslt_;     // candidate cublaslt_candidate(), when offered
@@ -655,16 +669,21 @@ const bool kVariants = [] {
 
 WsScoredChoice ws_scored_choice(const GemmCall& call, int sms) {
   const ScoredTile s = best_scored_tile(
-      call, sms, tiles_serving(call.trans_a, call.trans_b, call.gated), kMostSplits);
+      call, sms, tiles_serving(call.trans_a, call.trans_b, call.gated, false), kMostSplits);
   const WsTile& t = kTiles[s.tile];
   return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = s.splits};
 }
 
 WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms, bool serial_first) {
-  const std::vector<int> tiles = tiles_serving(call.trans_a, call.trans_b, call.gated);
+  const std::vector<int> tiles = tiles_serving(call.trans_a, call.trans_b, call.gated, false);
   const UntunedPlan plan = untuned_plan(call, sms, tiles, serial_first);
   const WsTile& t = kTiles[plan.tile];
   return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms, plan.split_cap)};
+}
+
+std::vector<std::string> ws_tuning_candidates(const GemmCall& call, bool experimental) {
+  return candidate_names(tiles_serving(call.trans_a, call.trans_b, call.gated, experimental),
+                         false);
 }
 
 }  // namespace tileops::cuda
