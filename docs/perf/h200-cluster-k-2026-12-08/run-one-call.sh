@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 33's GPU work in one call, for when device starts are scarce (GPU machine, repository
+# Session 33's GPU work in one call (built; the session got no GPU) (GPU machine, repository
 # root, .gpu/ carried): the GEMM tests the change touches, memcheck and racecheck over the new
 # ones, the fused rows beside torch, the narrow-N and deep-K rows with the /k tiles.
 set -uo pipefail
@@ -24,10 +24,17 @@ done
 wait
 echo "=== sanitizers $(since)"
 grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out"/sanitizer-*.log | head
-timeout 90 python3 bench/torch/gemm_bench.py --only fused --iters 20 --out "$work" \
-  > "$out/fused.txt" 2>&1
-echo "=== fused exit $? $(since)"
-cp "$work"/gemm.md "$out/fused.md" 2>/dev/null && grep -E '^\| (linear|gate|bmm)' "$out/fused.md"
+# The fused rows with the residual through the staged store (default), then through the
+# TMA-store epilogue (TILEOPS_GEMM_EXPERIMENTAL=1).
+for experimental in 0 1; do
+  mkdir -p "$work/fused-$experimental"
+  TILEOPS_GEMM_EXPERIMENTAL=$experimental timeout 80 python3 bench/torch/gemm_bench.py \
+    --only fused --iters 20 --out "$work/fused-$experimental" > "$out/fused-$experimental.txt" 2>&1
+  echo "=== fused experimental=$experimental exit $? $(since)"
+  cp "$work/fused-$experimental/gemm.md" "$out/fused-$experimental.md" 2>/dev/null &&
+    grep -E '^\| (linear|gate|bmm)' "$out/fused-$experimental.md"
+done
+export TILEOPS_GEMM_EXPERIMENTAL=1  # the /k tiles are candidates only under it
 tiles=64x64x128/s6,64x64x128/s6/uncapped,64x64x128/s6/k,64x64x128/s6/k/uncapped,64x32x128/s8/k/uncapped
 timeout 130 python3 bench/torch/gemm_tile_sweep.py --shapes narrow-n --tiles $tiles --iters 20 \
   --out "$work" > "$out/sweep-narrow-n.md" 2> "$out/sweep-narrow-n.err"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 33, GPU call 3 (if the device budget allows): block spans of the decode rows and of
+# Session 33, GPU call after run-one-call.sh (if the device budget allows): block spans of the decode rows and of
 # 1024^3 [k, n], from .gpu/lib-spans/ (libtileops built with spans_apply.py). Every block prints
 # globaltimer stamps; span_summary.py lines them up against the call's span.
 set -uo pipefail
