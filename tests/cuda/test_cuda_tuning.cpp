@@ -132,6 +132,18 @@ class CudaClusteredTiles : public CudaTuning {
     }
     return configs;
   }
+  // The forced tile over a batch of three 72x136x2000 problems (a few tiles each): it matches the
+  // reference and splits K.
+  void batch_splits_k(const std::string& tile) {
+    force(tile, 72, 136, 2000, false, true, " batch=3");
+    BmmFwdOp bmm({.trans_b = true});
+    bmm.request_tune();
+    EXPECT_TRUE(
+        cuda_matches_reference(bmm, {Shape{3, 72, 2000}, Shape{3, 136, 2000}}, DType::kBFloat16))
+        << tile << " batch";
+    EXPECT_EQ(bmm.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
+        << bmm.kernel_config();
+  }
   const std::vector<std::string> clustered_{"128x256x64/s4/c2", "128x128x64/s6/c2"};
 };
 
@@ -207,14 +219,7 @@ TEST_F(CudaClusteredTiles, ClusteredTilesSplitK) {
     const std::vector<std::string> configs = linear_layout(tile, shapes);
     // 12 blocks on any device of 24 SMs or more: split K four ways.
     EXPECT_EQ(configs.front(), "tile=" + tile + ",split_k=4,reduce=serial");
-    force(tile, 72, 136, 2000, false, true, " batch=3");
-    BmmFwdOp bmm({.trans_b = true});
-    bmm.request_tune();
-    EXPECT_TRUE(
-        cuda_matches_reference(bmm, {Shape{3, 72, 2000}, Shape{3, 136, 2000}}, DType::kBFloat16))
-        << tile << " batch";
-    EXPECT_EQ(bmm.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
-        << bmm.kernel_config();
+    batch_splits_k(tile);
   }
   for (const std::string& tile : clustered_) {
     const std::vector<std::string> configs = linear_layout(tile, {{40, 328, 4104}});
@@ -250,14 +255,7 @@ TEST_F(CudaClusteredTiles, SplitsInAClusterMeetInSharedMemory) {
         linear, {Shape{40, 4104}, Shape{328, 4104}, Shape{328}, Shape{40, 328}}, DType::kBFloat16))
         << tile << " bias and residual";
     EXPECT_EQ(linear.kernel_config(), "tile=" + tile + ",split_k=4,reduce=cluster");
-    force(tile, 72, 136, 2000, false, true, " batch=3");
-    BmmFwdOp bmm({.trans_b = true});
-    bmm.request_tune();
-    EXPECT_TRUE(
-        cuda_matches_reference(bmm, {Shape{3, 72, 2000}, Shape{3, 136, 2000}}, DType::kBFloat16))
-        << tile << " batch";
-    EXPECT_EQ(bmm.kernel_config().rfind("tile=" + tile + ",split_k=", 0), 0u)
-        << bmm.kernel_config();
+    batch_splits_k(tile);
   }
 }
 
