@@ -49,3 +49,8 @@ if [ $left -gt 60 ]; then
   echo "=== deep-k exit $? $(since)"
   grep -E '^\| [0-9]|elements' "$out/sweep-deep-k.md"
 fi
+# What time is left goes to the block spans (run-spans.sh), when the bundle holds their library.
+left=$((550 - $(date +%s) + start))
+if [ -d .gpu/lib-spans ] && [ $left -gt 70 ]; then
+  timeout $((left - 5)) bash docs/perf/h200-cluster-k-2026-12-08/run-spans.sh
+fi
