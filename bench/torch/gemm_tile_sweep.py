@@ -8,10 +8,11 @@ are torch.profiler kernel records with the L2 flushed before each call (gemm_ben
 of ITERS calls. Shape sets: `large` (docs/perf/h200-multicast-2026-12-02), `small-mid`
 (docs/perf/h200-epilogue-2026-12-02), `mid-m` and `attention` (BmmFwdOp;
 docs/perf/h200-a-multicast-2026-12-02), `split` (docs/perf/h200-split-reduce-2026-12-05),
-`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06), `narrow-n` (docs/perf/h200-verify-2026-12-06).
+`deep-k` (docs/perf/h200-cluster-split-k-2026-12-06), `narrow-n` (docs/perf/h200-verify-2026-12-06),
+`small-square` (docs/perf/h200-cluster-k-2026-12-08).
 cuBLAS is torch.matmul, or torch.bmm for the batched rows.
 
-    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split|deep-k|narrow-n] [--tiles T,T,...|all] [--out DIR]
+    python3 bench/torch/gemm_tile_sweep.py [--shapes large|small-mid|mid-m|attention|split|deep-k|narrow-n|small-square] [--tiles T,T,...|all] [--out DIR]
 """
 import argparse
 import json
@@ -52,6 +53,10 @@ SHAPE_SETS = {
     "narrow-n": [(1024, 128, 14336, False, True), (512, 256, 7168, False, True),
                  (256, 512, 7168, False, True), (128, 512, 7168, False, True),
                  (128, 1536, 7168, False, True)],
+    # Small squares, where cuBLAS ran 128x64 tiles in pairs along N on 1024^3 with b as [k, n]
+    # (0.81x, docs/perf/h200-verify-2026-12-07).
+    "small-square": [(1024, 1024, 1024, False, False), (1024, 1024, 1024, False, True),
+                     (2048, 2048, 2048, False, False), (1536, 1536, 1536, False, False)],
     # BmmFwdOp (a sixth entry: the batch): attention-shaped q @ k^T and p @ v over 64 heads.
     "attention": [(512, 512, 128, False, True, 64), (512, 128, 512, False, False, 64),
                   (1024, 1024, 128, False, True, 32), (1024, 128, 1024, False, False, 32)],
@@ -60,7 +65,7 @@ TILES = ["128x256x64/s4", "128x256x64/s4/c2", "128x128x64/s6", "128x128x64/s6/c2
 ALL_TILES = ["128x256x64/s4", "128x128x64/s6", "64x256x64/s5", "64x128x64/s8", "64x64x64/s12",
              "64x32x64/s16", "128x256x64/s4/c2", "128x128x64/s6/c2", "128x64x64/s8",
              "64x32x64/s16/n2", "64x32x128/s8", "64x64x128/s6", "64x32x128/s8/n2",
-             "64x64x128/s6/k", "64x32x128/s8/k"]
+             "64x64x128/s6/k", "64x32x128/s8/k", "128x64x64/s8/n2"]
 
 
 def spec(m, n, k, ta, tb, batch=None):

@@ -58,6 +58,7 @@ def variants():
     yield "128x256 b [k, n]", prelude(128, 256, 64, 4, b_k_major=False)
     yield "128x64 a [k, m] b [k, n]", prelude(128, 64, 64, 8, a_k_major=False, b_k_major=False)
     yield "128x64 b [k, n]", prelude(128, 64, 64, 8, b_k_major=False)
+    yield "128x64 cluster N b [k, n]", prelude(128, 64, 64, 8, b_k_major=False, cluster_n=2)
     yield "64x128 a [k, m] b [k, n]", prelude(64, 128, 64, 8, a_k_major=False, b_k_major=False)
     yield "64x128 gated", prelude(64, 128, 64, 8, gated=0)
     yield "128x256 gated", prelude(128, 256, 64, 4, gated=0)

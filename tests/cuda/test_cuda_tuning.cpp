@@ -65,7 +65,8 @@ TEST_F(CudaTuning, EveryGemmTileMatchesTheReference) {
 const std::vector<std::string> kWsTiles{"128x256x64/s4", "128x128x64/s6", "128x256x64/s4/c2",
                                         "64x256x64/s5",  "64x128x64/s8",  "128x64x64/s8"};
 
-// 128x64x64 off a linear layer's layout is a candidate under TILEOPS_GEMM_EXPERIMENTAL only.
+// 128x64x64 off a linear layer's layout, and 128x64x64/n2, are candidates under
+// TILEOPS_GEMM_EXPERIMENTAL only.
 TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
   testing::ScopedEnv experimental("TILEOPS_GEMM_EXPERIMENTAL", "1");
   for (bool ta : {false, true}) {
@@ -85,6 +86,20 @@ TEST_F(CudaTuning, EveryTensorCoreGemmTileMatchesTheReferenceInEveryLayout) {
         EXPECT_EQ(op.last_call()->served_by, "gemm_sm90_ws");
       }
     }
+  }
+  // Pairs along N share A's stage, so a must be [m, k].
+  for (bool tb : {false, true}) {
+    const std::string tile = "128x64x64/s8/n2";
+    const int64_t m = 200, n = 328, k = 520;
+    tuning::store_tuned(
+        board_,
+        {"gemm_sm90_ws", fmt::format("bfloat16 m={} n={} k={} n{}", m, n, k, tb ? 't' : 'n')},
+        tile);
+    GemmFwdOp op({.trans_a = false, .trans_b = tb});
+    op.request_tune();
+    const Shape b = tb ? Shape{n, k} : Shape{k, n};
+    EXPECT_TRUE(cuda_matches_reference(op, {Shape{m, k}, b}, DType::kBFloat16)) << tile;
+    EXPECT_EQ(op.kernel_config().rfind("tile=" + tile, 0), 0u) << op.kernel_config();
   }
 }
 

@@ -228,7 +228,8 @@ TEST(GemmDispatch, SerialSplitCapTakesNarrowTilesWhereTheyFillTheDevice) {
 }
 
 // The tile kernel's paths not yet run on a GPU are tuning candidates only under
-// TILEOPS_GEMM_EXPERIMENTAL: the /k tiles on a linear layer's layout, 128x64x64 on the others.
+// TILEOPS_GEMM_EXPERIMENTAL: the /k tiles on a linear layer's layout, 128x64x64 on the others,
+// 128x64x64/n2 on both (not with a as [k, m]).
 TEST(GemmDispatch, ExperimentalTilesAreOfferedOnlyWhenSwitchedOn) {
   const auto has = [](const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
@@ -246,8 +247,13 @@ TEST(GemmDispatch, ExperimentalTilesAreOfferedOnlyWhenSwitchedOn) {
     EXPECT_TRUE(has(lin, "128x64x64/s8"));
     EXPECT_TRUE(has(lin, "64x64x128/s6"));
     EXPECT_EQ(has(kn, "128x64x64/s8"), experimental);
+    EXPECT_EQ(has(kn, "128x64x64/s8/n2"), experimental);
+    EXPECT_EQ(has(lin, "128x64x64/s8/n2"), experimental);
     EXPECT_FALSE(has(kn, "64x64x128/s6/k"));
     EXPECT_TRUE(has(kn, "64x128x64/s8"));
+    GemmCall tn = nn;
+    tn.trans_a = true;
+    EXPECT_FALSE(has(cuda::ws_tuning_candidates(tn, experimental), "128x64x64/s8/n2"));
   }
   // Off by default, the untuned choice never takes them.
   nn.m = nn.n = nn.k = 1024;

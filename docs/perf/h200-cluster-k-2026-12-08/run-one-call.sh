@@ -49,6 +49,14 @@ if [ $left -gt 60 ]; then
   echo "=== deep-k exit $? $(since)"
   grep -E '^\| [0-9]|elements' "$out/sweep-deep-k.md"
 fi
+left=$((540 - $(date +%s) + start))
+if [ $left -gt 60 ]; then
+  timeout $((left - 10)) python3 bench/torch/gemm_tile_sweep.py --shapes small-square \
+    --tiles 64x128x64/s8,128x64x64/s8,128x64x64/s8/n2,128x128x64/s6 --iters 20 --out "$work" \
+    > "$out/sweep-small-square.md" 2> "$out/sweep-small-square.err"
+  echo "=== small-square exit $? $(since)"
+  grep -E '^\| [0-9]|elements' "$out/sweep-small-square.md"
+fi
 # What time is left goes to the block spans (run-spans.sh), when the bundle holds their library.
 left=$((550 - $(date +%s) + start))
 if [ -d .gpu/lib-spans ] && [ $left -gt 70 ]; then

@@ -58,7 +58,7 @@ struct WsTile {
   // K-major (a as [m, k]); two-box stages take plain K-major calls only (gemm_sm90_ws.cu).
   bool serves(bool ta, bool tb, bool gated) const {
     if (bk != kBoxK || split_cluster) return !ta && tb && !gated;
-    if (bm == 128 && bn == 64 && cluster == 1 && !gated) return true;  // every layout
+    if (bm == 128 && bn == 64 && cluster == 1 && !gated) return cluster_n == 1 || !ta;
     return (cluster_n == 1 || !ta) && (bn >= 128 || (!ta && tb && !gated));
   }
   unsigned threads() const { return 128u * (bm / 64 + 1); }
@@ -66,8 +66,10 @@ struct WsTile {
   // TILEOPS_GEMM_EXPERIMENTAL only, until it has run on a GPU.
   bool tma_store_adds_residual() const { return bm == 128; }
   // Whether the tile is offered on this layout only under TILEOPS_GEMM_EXPERIMENTAL: the /k tiles,
-  // and 128x64 off a linear layer's layout (gemm_experimental.hpp).
-  bool experimental(bool ta, bool tb) const { return split_cluster || (bn < 128 && (ta || !tb)); }
+  // 128x64/n2, and 128x64 off a linear layer's layout (gemm_experimental.hpp).
+  bool experimental(bool ta, bool tb) const {
+    return split_cluster || (bm == 128 && bn == 64 && cluster_n > 1) || (bn < 128 && (ta || !tb));
+  }
   // The stages, the epilogue's buffers (per consumer: two 64x64 TMA-store slabs, 16 KiB, which
   // also hold the synchronous epilogue's staging; gemm_sm90_ws.cu), two barriers a stage and
   // slack to align the tiles to 1024 bytes.
@@ -99,10 +101,11 @@ struct WsTile {
 // but lost to the unclustered tiles on all of them (docs/perf/h200-cluster-split-k-2026-12-06).
 // The /k tiles (64x64x128 and 64x32x128 whose splits meet in a cluster's shared memory) are
 // tuning candidates (under TILEOPS_GEMM_EXPERIMENTAL until they have run on a GPU) for narrow
-// outputs over deep K, where the workspace split's tail (partials
-// written and fenced, a counter, the last split reading the others from the L2) was about 28% of
-// a block's time on the H100 (docs/perf/h200-verify-2026-12-07).
-constexpr std::array<WsTile, 17> kTiles{
+// outputs over deep K, where the workspace split's tail (partials written and fenced, a counter,
+// the last split reading the others from the L2) was about 28% of a block's time on the H100
+// (docs/perf/h200-verify-2026-12-07). 128x64/n2 (pairs along N sharing A, a [m, k]; the same
+// switch) is the tile cuBLAS ran on 1024^3, where tileops was at 0.81x.
+constexpr std::array<WsTile, 18> kTiles{
     {{.bm = 128, .bn = 256, .stages = 4, .rate = 1.0},
      {.bm = 128, .bn = 128, .stages = 6, .rate = 0.92},
      {.bm = 64, .bn = 256, .stages = 5, .rate = 0.85},
@@ -118,6 +121,7 @@ constexpr std::array<WsTile, 17> kTiles{
      {.bm = 64, .bn = 128, .stages = 4, .rate = 0.75, .bk = 128, .untuned = false},
      {.bm = 128, .bn = 64, .stages = 4, .rate = 0.7, .bk = 128, .untuned = false},
      {.bm = 64, .bn = 32, .stages = 8, .rate = 0.5, .cluster_n = 2, .bk = 128, .untuned = false},
+     {.bm = 128, .bn = 64, .stages = 8, .rate = 0.7, .cluster_n = 2, .untuned = false},
      {.bm = 64,
       .bn = 64,
       .stages = 6,
