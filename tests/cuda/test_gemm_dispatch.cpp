@@ -255,10 +255,14 @@ TEST(GemmDispatch, ExperimentalTilesAreOfferedOnlyWhenSwitchedOn) {
     tn.trans_a = true;
     EXPECT_FALSE(has(cuda::ws_tuning_candidates(tn, experimental), "128x64x64/s8/n2"));
   }
-  // Off by default, the untuned choice never takes them.
-  nn.m = nn.n = nn.k = 1024;
-  const cuda::WsScoredChoice c = cuda::ws_untuned_choice(nn, 132, true);
-  EXPECT_FALSE(c.bm == 128 && c.bn == 64);
+  // Offered, they stay tuning candidates: 4096x64x4096 with b as [k, n] is where 128x64's score
+  // (no padded columns) beats 128x128's, so the untuned choice must pass over it there.
+  nn.m = nn.k = 4096;
+  nn.n = 64;
+  for (bool experimental : {false, true}) {
+    const cuda::WsScoredChoice c = cuda::ws_untuned_choice(nn, 132, true, experimental);
+    EXPECT_FALSE(c.bm == 128 && c.bn == 64) << "experimental=" << experimental;
+  }
 }
 
 TEST(GemmDispatch, SwapSwitchServesEveryCallItCanOrNone) {

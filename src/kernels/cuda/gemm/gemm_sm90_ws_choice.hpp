@@ -24,9 +24,10 @@ TILEOPS_INTERNAL_API WsScoredChoice ws_scored_choice(const GemmCall& call, int s
 
 // The tile and K splits gemm_sm90_ws runs untuned for call on a device of `sms` SMs: the score's
 // choice under the serial-split cap, or with serial_first false
-// (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) without it.
+// (TILEOPS_GEMM_SERIAL_SPLITS_FIRST=0) without it; experimental: with the tiles
+// TILEOPS_GEMM_EXPERIMENTAL offers (which the untuned choice must still pass over).
 TILEOPS_INTERNAL_API WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms,
-                                                      bool serial_first);
+                                                      bool serial_first, bool experimental = false);
 
 // The tile kernel's tuning candidates for call's layout (cuBLASLt left out), with or without the
 // tiles offered only under TILEOPS_GEMM_EXPERIMENTAL (gemm_experimental.hpp).

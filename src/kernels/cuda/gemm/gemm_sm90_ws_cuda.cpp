@@ -571,29 +571,23 @@ class GemmSm90WsCuda final : public GemmKernel {
           64, 64);
     }
     const CUfunction fn = fns_[tile]->get(device);
+    // A cluster holds blocks() tiles of one split, or a /k tile's splits of one tile; clusters
+    // walk their work persistently.
+    const int cluster_size = t.split_cluster ? splits : t.blocks();
+    const int64_t cluster_work =
+        t.split_cluster ? cluster_units(call, t) : cluster_units(call, t) * splits;
     LaunchGeometry geometry{.block = t.threads(),
                             .smem = t.smem(static_cast<int>(dtype_size(call.dtype))),
-                            .cluster_x = static_cast<unsigned>(t.blocks())};
-    if (t.split_cluster) {
-      // A cluster a tile, its blocks the splits; clusters walk the tiles persistently.
-      geometry.cluster_x = static_cast<unsigned>(splits);
-      const int64_t slots = splits > 1 ? cluster_slots(tile, splits, fn, device, geometry) : sms;
-      geometry.grid_x =
-          static_cast<unsigned>(std::min<int64_t>(cluster_units(call, t), slots) * splits);
-      last_parallel_reduce_.store(false, std::memory_order_relaxed);
-      auto pointers = args.pointers();
-      launch_ex(fn, device, geometry, pointers);
-      return;
-    }
+                            .cluster_x = static_cast<unsigned>(cluster_size)};
     const int64_t slots =
-        t.blocks() > 1 ? cluster_slots(tile, t.blocks(), fn, device, geometry) : sms;
-    geometry.grid_x = static_cast<unsigned>(
-        std::min<int64_t>(cluster_units(call, t) * splits, slots) * t.blocks());
+        cluster_size > 1 ? cluster_slots(tile, cluster_size, fn, device, geometry) : sms;
+    geometry.grid_x = static_cast<unsigned>(std::min<int64_t>(cluster_work, slots) * cluster_size);
     // Deep splits of ungated tiles reduce in parallel, every split of a tile waiting for the
     // others, which a cooperative launch makes safe: the grid (at most an SM a block) runs at once
     // or not at all. A device that cannot hold it at once (an MPS share) gets the last-split
     // reduction.
-    if (reduces_in_parallel(splits, call.gated) && parallel_reduce_ && t.blocks() == 1) {
+    if (reduces_in_parallel(splits, call.gated) && parallel_reduce_ && cluster_size == 1 &&
+        !t.split_cluster) {
       geometry.cooperative = true;
       args.parallel_reduce = 1;
       auto pointers = args.pointers();
@@ -678,8 +672,10 @@ WsScoredChoice ws_scored_choice(const GemmCall& call, int sms) {
   return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = s.splits};
 }
 
-WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms, bool serial_first) {
-  const std::vector<int> tiles = tiles_serving(call.trans_a, call.trans_b, call.gated, false);
+WsScoredChoice ws_untuned_choice(const GemmCall& call, int sms, bool serial_first,
+                                 bool experimental) {
+  const std::vector<int> tiles =
+      tiles_serving(call.trans_a, call.trans_b, call.gated, experimental);
   const UntunedPlan plan = untuned_plan(call, sms, tiles, serial_first);
   const WsTile& t = kTiles[plan.tile];
   return {.bm = t.bm, .bn = t.bn, .bk = t.bk, .splits = splits_for(call, t, sms, plan.split_cap)};
